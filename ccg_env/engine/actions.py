@@ -1,0 +1,263 @@
+"""Game actions: one small class per kind of state change, each performed through the action system."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
+
+from .state import Card, Result
+
+if TYPE_CHECKING:
+    from .cards import Ability
+
+
+@dataclass(slots=True, eq=False)
+class GameAction:
+    """Base of every action. ``player`` is the party responsible for it (not always the one on turn).
+
+    ``priority`` (higher first) and ``order_of_play`` (lower first) sort sibling reactions.
+    """
+
+    player: int
+    priority: int = field(default=0, kw_only=True)
+    order_of_play: int = field(default=0, kw_only=True)
+    cancelled: bool = field(default=False, kw_only=True)
+
+    def cancel(self) -> None:
+        """Cancel the action: phases not yet run are skipped. There is no way to un-cancel."""
+        self.cancelled = True
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    def describe(self) -> dict[str, Any]:
+        """Return the action's main fields with cards shown by uid, for logs and JSON."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("priority", "order_of_play", "cancelled"):
+                continue
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.uid
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Hit):
+        return {"source": _plain(value.source), "target": value.target.uid, "amount": value.amount}
+    if hasattr(value, "describe_short"):
+        return value.describe_short()
+    if isinstance(value, Result):
+        return value.value
+    return value
+
+
+# --- turns -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class ChangeTurn(GameAction):
+    """End the current player's turn and give the turn to ``next_player``."""
+
+    next_player: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class TurnEnd(GameAction):
+    """Event: ``player``'s turn is ending."""
+
+
+@dataclass(slots=True, eq=False)
+class TurnStart(GameAction):
+    """Event: ``player``'s turn starts (mana, draw and start-of-turn triggers react)."""
+
+
+# --- cards and drawing -------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class DrawCards(GameAction):
+    """Draw ``amount`` cards: partial draws fatigue per missing card and burn what the hand cannot hold."""
+
+    amount: int = 1
+    drawn: list[Card] = field(default_factory=list, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Overdraw(DrawCards):
+    """Move ``amount`` cards from the deck straight to the graveyard (the hand was full)."""
+
+
+@dataclass(slots=True, eq=False)
+class Fatigue(GameAction):
+    """Raise the player's fatigue by one; the hero then takes that much damage."""
+
+
+@dataclass(slots=True, eq=False)
+class PlayCard(GameAction):
+    """Pay a card's cost and take it out of the hand. ``target`` is declared here and never changed."""
+
+    card: Card = None  # type: ignore[assignment]
+    target: Card | None = None
+
+
+@dataclass(slots=True, eq=False)
+class CastSpell(GameAction):
+    """A played spell resolves: 'whenever you cast' reacts to its prepare phase, its effects to perform."""
+
+    card: Card = None  # type: ignore[assignment]
+    target: Card | None = None
+
+
+@dataclass(slots=True, eq=False)
+class PlaceSecret(GameAction):
+    """Put a played secret into its owner's secrets zone, hidden from the opponent."""
+
+    card: Card = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class EquipWeapon(GameAction):
+    """Equip a weapon card for the player's hero, destroying the one it replaces."""
+
+    card: Card = None  # type: ignore[assignment]
+    target: Card | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Summon(GameAction):
+    """Put a minion onto the player's battlefield (from hand when ``played``, else a token)."""
+
+    card: Card = None  # type: ignore[assignment]
+    played: bool = False
+    target: Card | None = None
+
+
+# --- combat and effects ------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Attack(GameAction):
+    """A character attacks an enemy character; both deal their attack to the other simultaneously."""
+
+    attacker: Card = None  # type: ignore[assignment]
+    defender: Card = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class Hit:
+    """One portion of a damage action; prepare-phase reactions (divine shield) may lower ``amount``."""
+
+    source: Card | None
+    target: Card
+    amount: int
+
+
+@dataclass(slots=True, eq=False)
+class Damage(GameAction):
+    """Deal damage; all hits of one action land simultaneously."""
+
+    hits: list[Hit] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Heal(GameAction):
+    """Restore health to each target, never above its maximum."""
+
+    source: Card | None = None
+    targets: list[Card] = field(default_factory=list)
+    amount: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Buff(GameAction):
+    """Give each target +attack/+health (health buffs raise the maximum too)."""
+
+    source: Card | None = None
+    targets: list[Card] = field(default_factory=list)
+    attack: int = 0
+    health: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class GiveKeyword(GameAction):
+    """Give each target a keyword."""
+
+    source: Card | None = None
+    targets: list[Card] = field(default_factory=list)
+    keyword: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Freeze(GameAction):
+    """Freeze each target: it loses its next attack."""
+
+    source: Card | None = None
+    targets: list[Card] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Destroy(GameAction):
+    """Mark each target minion for the reaper (or destroy a weapon)."""
+
+    source: Card | None = None
+    targets: list[Card] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class GainArmor(GameAction):
+    """Give a hero armor, which absorbs damage before health."""
+
+    hero: Card = None  # type: ignore[assignment]
+    amount: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class GainMana(GameAction):
+    """Give the player mana to spend this turn (not a crystal)."""
+
+    amount: int = 1
+
+
+@dataclass(slots=True, eq=False)
+class TriggerAbility(GameAction):
+    """A card's ability fires: its targets are resolved and its effect becomes reactions."""
+
+    card: Card = None  # type: ignore[assignment]
+    ability: Ability = None  # type: ignore[assignment]
+    target: Card | None = None  # the declared target, for 'chosen' selectors
+    trigger_card: Card | None = None  # the card that caused the trigger
+    fizzled: bool = field(default=False, kw_only=True)  # the declared target was no longer legal
+
+
+@dataclass(slots=True, eq=False)
+class AddToHand(GameAction):
+    """Put a newly created card (such as The Coin) into the player's hand; it burns if the hand is full."""
+
+    card: Card = None  # type: ignore[assignment]
+
+
+@dataclass(slots=True, eq=False)
+class StartGame(GameAction):
+    """Deal the opening hands, give the second player the coin and start the first turn."""
+
+
+# --- death and the end -------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class Reap(GameAction):
+    """The death reaper: move every mortally wounded minion to its owner's graveyard at once."""
+
+    cards: list[Card] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class GameOver(GameAction):
+    """Record the end of the game: a winner, a draw or the turn limit."""
+
+    result: Result = Result.WIN
+    winner: int | None = None

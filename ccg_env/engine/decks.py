@@ -1,0 +1,73 @@
+"""Decks as data: card ids with counts, validated against a card set and the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import CardSet
+from .datafiles import check_keys, config_dir, read_yaml
+from .errors import DataError
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A named list of card ids (one entry per copy, in file order)."""
+
+    name: str
+    cards: tuple[str, ...]
+    description: str = ""
+
+
+def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name: str | None = None) -> Deck:
+    """Validate ``{name, description, cards: {card_id: count}}`` into a :class:`Deck`."""
+    check_keys(data, {"name", "description", "cards"}, {"cards"}, source=source, item=None)
+    deck_name = data.get("name", name or Path(source).stem)
+    item = f"deck {deck_name!r}"
+    counts = data["cards"]
+    if not isinstance(counts, dict):
+        raise DataError("expected a mapping of card id to count", source=source, item=item, field="cards")
+    ids: list[str] = []
+    for card_id, count in counts.items():
+        field = f"cards.{card_id}"
+        definition = card_set.get(card_id)
+        if definition is None:
+            raise DataError(f"unknown card id {card_id!r}", source=source, item=item, field=field)
+        if not definition.collectible:
+            raise DataError(f"{card_id!r} is not collectible (a token)", source=source, item=item, field=field)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise DataError(f"expected a positive count, got {count!r}", source=source, item=item, field=field)
+        if count > rules.max_copies:
+            raise DataError(f"{count} copies, the rules allow at most {rules.max_copies}", source=source,
+                            item=item, field=field)
+        ids.extend([card_id] * count)
+    if len(ids) != rules.deck_size:
+        raise DataError(f"has {len(ids)} cards, the rules want exactly {rules.deck_size}", source=source, item=item,
+                        field="cards")
+    return Deck(str(deck_name), tuple(ids), str(data.get("description", "")))
+
+
+def load_deck(path: str | Path, card_set: CardSet, rules: Rules) -> Deck:
+    """Load one deck file."""
+    path = Path(path)
+    return parse_deck(read_yaml(path), card_set, rules, source=str(path), name=path.stem)
+
+
+def default_deck_paths() -> dict[str, Path]:
+    """Return the packaged deck files by name (file stem)."""
+    return {p.stem: p for p in sorted(config_dir().joinpath("decks").glob("*.yaml"))}
+
+
+def resolve_deck(spec: Deck | str | Path, card_set: CardSet, rules: Rules) -> Deck:
+    """Accept a Deck, a packaged deck name or a path to a deck file."""
+    if isinstance(spec, Deck):
+        return spec
+    packaged = default_deck_paths()
+    if isinstance(spec, str) and spec in packaged:
+        return load_deck(packaged[spec], card_set, rules)
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml"):
+        return load_deck(path, card_set, rules)
+    raise DataError(f"unknown deck {str(spec)!r} (packaged decks: {', '.join(packaged)}; or give a .yaml path)")

@@ -1,0 +1,77 @@
+"""The per-game notification bus: validators and phase handlers keyed by action class, in registration order."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from .actions import GameAction
+    from .game import Game
+
+Handler = Callable[["Game", "GameAction"], None]
+Validator = Callable[["Game", "GameAction"], "str | None"]
+
+
+class Phase(str, Enum):
+    """Where in an action's sequence a handler runs."""
+
+    VALIDATE = "validate"  # may return a reason to refuse the action; never mutates state
+    VALIDATE_TARGET = "validate_target"  # the same, for checks of an action's declared target
+    PREPARE = "prepare"  # 'will' happen: reactions resolve before the perform phase
+    PERFORM = "perform"  # 'did' happen: the owning system changes state here, others react
+
+
+class Event(str, Enum):
+    """Notifications that are not tied to one action class."""
+
+    DEATH_REAPER = "death_reaper"  # posted after each root action until it produces no reactions
+
+
+def _all_subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out.append(sub)
+        out.extend(_all_subclasses(sub))
+    return out
+
+
+class EventBus:
+    """Per-game handler tables. Handlers are plain functions of ``(game, action)``.
+
+    Dispatch is by the action's exact class, so an ``Overdraw`` does not reach ``DrawCards`` handlers unless
+    they were registered with ``subclasses=True``. Tables hold tuples that are replaced on registration, so
+    a clone copies only the dictionaries and later registrations on one game never reach another.
+    """
+
+    __slots__ = ("tables", "events")
+
+    def __init__(self) -> None:
+        self.tables: dict[Phase, dict[type, tuple]] = {phase: {} for phase in Phase}
+        self.events: dict[Event, tuple] = {event: () for event in Event}
+
+    def on(self, phase: Phase, action_class: type, handler: Callable, *, subclasses: bool = False) -> None:
+        """Register ``handler`` for one phase of ``action_class`` (and its subclasses if asked)."""
+        table = self.tables[phase]
+        for cls in [action_class, *(_all_subclasses(action_class) if subclasses else [])]:
+            table[cls] = table.get(cls, ()) + (handler,)
+
+    def on_event(self, event: Event, handler: Handler) -> None:
+        """Register ``handler`` for a notification such as the death reaper."""
+        self.events[event] = self.events[event] + (handler,)
+
+    def off(self, phase: Phase, action_class: type, handler: Callable) -> None:
+        """Remove a handler registered with :meth:`on`."""
+        table = self.tables[phase]
+        table[action_class] = tuple(h for h in table.get(action_class, ()) if h is not handler)
+
+    def handlers(self, phase: Phase, action_class: type) -> tuple:
+        """Return the handlers of one phase for exactly this class."""
+        return self.tables[phase].get(action_class, ())
+
+    def copy(self) -> EventBus:
+        """Return a bus with the same registrations that can diverge from this one."""
+        bus = EventBus.__new__(EventBus)
+        bus.tables = {phase: dict(table) for phase, table in self.tables.items()}
+        bus.events = dict(self.events)
+        return bus

@@ -1,0 +1,197 @@
+"""The Game facade: new games and scenarios, legal actions, apply, clone, JSON, log and result."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .action_system import ActionSystem
+from .actions import GameAction, StartGame
+from .cards import CardSet, default_cards
+from .choices import Choice, legal_choices, to_action
+from .decks import Deck, resolve_deck, default_deck_paths
+from .errors import IllegalActionError
+from .events import EventBus
+from .factory import new_card, new_player
+from .log import LogEntry
+from .rng import Rng
+from .rules import Rules
+from .state import LIVE_ZONE_ATTRS, GameState, Player, Result
+from .systems import build_bus
+from .vocabulary import Zones
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_DEFAULT_BUS: EventBus | None = None
+
+
+def _fresh_bus() -> EventBus:
+    global _DEFAULT_BUS
+    if _DEFAULT_BUS is None:
+        _DEFAULT_BUS = build_bus()
+    return _DEFAULT_BUS.copy()  # every game owns its bus; the template is never handed out
+
+
+DEFAULT_DECKS = ("midrange", "aggro")
+
+
+class Game:
+    """One game: its state, its own event bus and action system, and the card set it plays with."""
+
+    __slots__ = ("state", "bus", "actions", "cards")
+
+    def __init__(self, state: GameState, cards: CardSet, bus: EventBus | None = None) -> None:
+        self.state = state
+        self.cards = cards
+        self.bus = bus if bus is not None else _fresh_bus()
+        self.actions = ActionSystem(self)
+
+    # --- creation ------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, seed: int = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
+            cards: CardSet | None = None, log: bool = True) -> Game:
+        """Start a game: shuffle both decks with the seeded generator, deal opening hands, begin turn 1.
+
+        Args:
+            seed: seeds the game's only random generator; same seed and choices, same game.
+            decks: two decks (Deck objects, packaged deck names or YAML paths); defaults to
+                ``DEFAULT_DECKS``.
+            rules: rules constants; defaults to ``configs/rules/default.yaml``.
+            cards: card set; defaults to every file in ``configs/cards``.
+            log: keep ``game.log`` (turn off for speed).
+        """
+        rules = rules or Rules.load()
+        cards = cards if cards is not None else default_cards()
+        specs = list(decks) if decks is not None else list(DEFAULT_DECKS)
+        if len(specs) != 2:
+            raise ValueError(f"a game needs exactly two decks, got {len(specs)}")
+        resolved = [resolve_deck(spec, cards, rules) for spec in specs]
+        state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
+        state.players = [new_player(state, 0), new_player(state, 1)]
+        for player, deck in zip(state.players, resolved):
+            player.deck = [new_card(state, cards.get_card(card_id), player.index, Zones.DECK) for card_id in deck.cards]
+            state.rng.shuffle(player.deck)
+        game = cls(state, cards)
+        state.turn = 1
+        game.actions.perform(StartGame(0))
+        return game
+
+    @classmethod
+    def from_scenario(cls, scenario: dict[str, Any], seed: int = 0, *, rules: Rules | None = None,
+                      cards: CardSet | None = None, log: bool = True) -> Game:
+        """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format)."""
+        from .scenario import build_scenario
+
+        return build_scenario(cls, scenario, seed, rules=rules or Rules.load(),
+                              cards=cards if cards is not None else default_cards(), log=log)
+
+    # --- playing -------------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Choice]:
+        """Every legal choice for the player on turn, in a stable order (empty once the game is over)."""
+        return legal_choices(self)
+
+    def apply(self, choice: Choice) -> None:
+        """Perform a legal choice and everything it sets off.
+
+        Raises:
+            IllegalActionError: the choice is not legal now; the state is left exactly as it was.
+        """
+        if not isinstance(choice, Choice):
+            raise IllegalActionError(f"expected a Choice, got {choice!r}")
+        if self.state.result is not None:
+            raise IllegalActionError(f"{choice} is illegal: the game is over ({self.state.result.value})")
+        action = to_action(self, choice)
+        if isinstance(action, str):
+            raise IllegalActionError(f"{choice} is illegal: {action}")
+        reason = self.actions.refusal(action)
+        if reason is not None:
+            raise IllegalActionError(f"{choice} is illegal: {reason}")
+        self.actions.perform(action, validated=True)
+
+    def perform(self, action: GameAction) -> None:
+        """Perform any action as a root action (for scenarios and tests; players use :meth:`apply`)."""
+        self.actions.perform(action)
+
+    def add_reaction(self, action: GameAction) -> None:
+        """Queue a reaction to the phase being notified (for handlers)."""
+        self.actions.add_reaction(action)
+
+    def reactions_pending(self) -> bool:
+        """Whether a handler already queued a reaction in the phase being notified."""
+        return bool(self.actions._open)
+
+    # --- reading -------------------------------------------------------------------------------
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every performed (or cancelled) action with its depth in the reaction tree (empty if logging is off)."""
+        return self.state.log if self.state.log is not None else []
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self.state.winner
+
+    @property
+    def result(self) -> Result | None:
+        return self.state.result
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def player(self, index: int) -> Player:
+        return self.state.players[index]
+
+    # --- copying -------------------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        """Return an independent game in the same state that plays on identically.
+
+        Deck and graveyard cards are immutable and shared; live cards are copied. The log list is copied.
+        """
+        state = self.state
+        players = []
+        for p in state.players:
+            q = Player.__new__(Player)
+            for attr in LIVE_ZONE_ATTRS:
+                setattr(q, attr, [c.copy() for c in getattr(p, attr)])
+            q.index, q.deck, q.graveyard = p.index, list(p.deck), list(p.graveyard)
+            q.mana, q.max_mana, q.fatigue = p.mana, p.max_mana, p.fatigue
+            players.append(q)
+        new_state = GameState(state.rules, players, state.rng.clone(), state.current, state.turn, state.next_uid,
+                              state.next_order, state.result, state.winner,
+                              list(state.log) if state.log is not None else None)
+        return Game(new_state, self.cards, self.bus.copy())
+
+    def to_json(self) -> str:
+        """Serialise the whole state (not the log) to a JSON string."""
+        from .serialize import state_to_json
+
+        return state_to_json(self.state)
+
+    @classmethod
+    def from_json(cls, text: str, *, cards: CardSet | None = None) -> Game:
+        """Load a state written by :meth:`to_json`; a corrupt or foreign document raises ``StateError``."""
+        from .serialize import state_from_json
+
+        card_set = cards if cards is not None else default_cards()
+        return cls(state_from_json(text, card_set), card_set)
+
+    def __repr__(self) -> str:
+        status = self.state.result.value if self.state.result else "in progress"
+        return f"<Game turn {self.state.turn}, player {self.state.current} to act, {status}>"
+
+
+def default_decks() -> list[str]:
+    """Names of the packaged decks."""
+    return list(default_deck_paths())

@@ -1,0 +1,58 @@
+"""Rules constants (hand size, board size, mana, fatigue, turn limit...), loaded and validated from YAML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .datafiles import check_keys, default_path, get_int, read_yaml
+from .errors import DataError
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The numbers that parameterise a game; defaults live in ``configs/rules/default.yaml``."""
+
+    deck_size: int = 30
+    max_copies: int = 2
+    max_hand: int = 10
+    max_battlefield: int = 7
+    max_secrets: int = 5
+    hero_health: int = 30
+    max_mana: int = 10
+    mana_per_turn: int = 1
+    cards_per_turn: int = 1
+    opening_hand_first: int = 3
+    opening_hand_second: int = 4
+    coin_for_second: bool = True
+    fatigue_step: int = 1
+    turn_limit: int = 80
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "<rules>") -> Rules:
+        """Validate a mapping of rule values; unknown or out-of-range values raise :class:`DataError`."""
+        names = {f.name for f in fields(cls)}
+        check_keys(data, names, set(), source=source, item=None)
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name == "coin_for_second":
+                if not isinstance(value, bool):
+                    raise DataError(f"expected true or false, got {value!r}", source=source, field=name)
+                values[name] = value
+            else:
+                values[name] = get_int(data, name, None, source=source, item=None, minimum=_MINIMUMS.get(name, 0))
+        rules = cls(**values)
+        if rules.opening_hand_second > rules.max_hand or rules.opening_hand_first > rules.max_hand:
+            raise DataError("opening hands cannot exceed max_hand", source=source, field="max_hand")
+        return rules
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Rules:
+        """Load rules from a YAML file (the packaged default when ``path`` is None)."""
+        path = Path(path) if path is not None else default_path("rules", "default")
+        return cls.from_dict(read_yaml(path) or {}, source=str(path))
+
+
+_MINIMUMS = {"max_hand": 1, "max_battlefield": 1, "hero_health": 1, "max_mana": 1, "turn_limit": 1,
+             "deck_size": 1, "max_copies": 1}

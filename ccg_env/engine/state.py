@@ -1,0 +1,156 @@
+"""Plain slotted game state: card instances, players with their zones, and the match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Iterator
+
+from .rng import Rng
+from .vocabulary import CardType, Zones
+
+if TYPE_CHECKING:
+    from .cards import CardDef
+    from .log import LogEntry
+    from .rules import Rules
+
+
+@dataclass(slots=True, eq=False)
+class Card:
+    """One card instance. Its ``uid`` is stable for the whole game and unique within it.
+
+    Cards in the deck and the graveyard are never mutated (clones share them); a card leaving those zones
+    is copied first. ``keywords`` is an int bitmask of :class:`Keyword` values.
+    """
+
+    uid: int
+    definition: CardDef
+    owner: int
+    zone: Zones
+    cost: int
+    attack: int
+    health: int
+    max_health: int
+    keywords: int
+    order_of_play: int = 0
+    armor: int = 0
+    durability: int = 0
+    attacks_made: int = 0
+    sleeping: bool = False
+    frozen_on_turn: int = 0  # turn number the character was frozen on; 0 = not frozen
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def card_type(self) -> CardType:
+        return self.definition.card_type
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.frozen_on_turn > 0
+
+    def copy(self) -> Card:
+        """Return an independent copy (same uid)."""
+        return Card(
+            self.uid, self.definition, self.owner, self.zone, self.cost, self.attack, self.health,
+            self.max_health, self.keywords, self.order_of_play, self.armor, self.durability,
+            self.attacks_made, self.sleeping, self.frozen_on_turn,
+        )
+
+    def __repr__(self) -> str:
+        return f"<{self.definition.id}#{self.uid} p{self.owner} {self.attack}/{self.health}>"
+
+
+@dataclass(slots=True, eq=False)
+class Player:
+    """A seat: its hero and zones, mana crystals and fatigue counter."""
+
+    index: int
+    hero_zone: list[Card]
+    weapon: list[Card] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)
+    hand: list[Card] = field(default_factory=list)
+    battlefield: list[Card] = field(default_factory=list)
+    secrets: list[Card] = field(default_factory=list)
+    graveyard: list[Card] = field(default_factory=list)
+    mana: int = 0
+    max_mana: int = 0
+    fatigue: int = 0
+
+    @property
+    def hero(self) -> Card:
+        return self.hero_zone[0]
+
+    def zone(self, zone: Zones) -> list[Card]:
+        """Return the list holding one zone's cards."""
+        return getattr(self, _ZONE_ATTRS[zone])
+
+    def zones(self) -> Iterator[tuple[Zones, list[Card]]]:
+        """Yield every (zone, cards) pair in the canonical zone order."""
+        for zone, attr in _ZONE_ATTRS.items():
+            yield zone, getattr(self, attr)
+
+
+_ZONE_ATTRS: dict[Zones, str] = {
+    Zones.HERO: "hero_zone",
+    Zones.WEAPON: "weapon",
+    Zones.DECK: "deck",
+    Zones.HAND: "hand",
+    Zones.BATTLEFIELD: "battlefield",
+    Zones.SECRETS: "secrets",
+    Zones.GRAVEYARD: "graveyard",
+}
+
+#: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
+LIVE_ZONE_ATTRS = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
+
+
+class Result(str, Enum):
+    """How a game ended."""
+
+    WIN = "win"
+    DRAW = "draw"
+    TURN_LIMIT = "turn_limit"
+
+
+@dataclass(slots=True, eq=False)
+class GameState:
+    """Everything that defines a game in progress; the game's systems hold no state of their own."""
+
+    rules: Rules
+    players: list[Player]
+    rng: Rng
+    current: int = 0
+    turn: int = 0
+    next_uid: int = 1
+    next_order: int = 1
+    result: Result | None = None
+    winner: int | None = None
+    log: list[LogEntry] = field(default_factory=list)
+
+    def new_uid(self) -> int:
+        """Hand out the next card id."""
+        uid = self.next_uid
+        self.next_uid += 1
+        return uid
+
+    def new_order(self) -> int:
+        """Hand out the next order-of-play number."""
+        order = self.next_order
+        self.next_order += 1
+        return order
+
+    def all_cards(self) -> Iterator[Card]:
+        """Yield every card of both players, zone by zone."""
+        for player in self.players:
+            for _, cards in player.zones():
+                yield from cards
+
+    def find(self, uid: int) -> Card | None:
+        """Return the card with this id from any zone, or None."""
+        for card in self.all_cards():
+            if card.uid == uid:
+                return card
+        return None

@@ -1,0 +1,193 @@
+"""Trigger system: cards' abilities react to actions, then resolve their selectors into effect actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from ..actions import (
+    Attack, Buff, CastSpell, Damage, Destroy, DrawCards, EquipWeapon, Freeze, GainArmor, GainMana, GameAction,
+    GiveKeyword, Heal, Hit, PlayCard, Reap, Summon, TriggerAbility, TurnEnd, TurnStart,
+)
+from ..events import EventBus, Phase
+from ..factory import new_card
+from ..targeting import candidates, still_targetable
+from ..vocabulary import EffectKind, Selector, Trigger, Zones
+
+if TYPE_CHECKING:
+    from ..cards import Ability
+    from ..game import Game
+    from ..state import Card
+
+BATTLECRY_PRIORITY = 1  # a minion's battlecry resolves before 'after you summon' triggers
+SECRET_PRIORITY = 2  # secrets spring before other reactions to the same phase
+
+
+def install(bus: EventBus) -> None:
+    bus.on(Phase.PERFORM, PlayCard, _card_played)
+    bus.on(Phase.PREPARE, CastSpell, _spell_cast)
+    bus.on(Phase.PERFORM, CastSpell, _spell_resolves)
+    bus.on(Phase.PERFORM, Summon, _summoned)
+    bus.on(Phase.PERFORM, EquipWeapon, _weapon_equipped)
+    bus.on(Phase.PERFORM, Damage, _damaged)
+    bus.on(Phase.PERFORM, TurnStart, _turn_start)
+    bus.on(Phase.PERFORM, TurnEnd, _turn_end)
+    bus.on(Phase.PERFORM, Reap, _deathrattles)
+    bus.on(Phase.PREPARE, Attack, _attacked)
+    bus.on(Phase.PERFORM, TriggerAbility, _resolve)
+
+
+# --- when abilities fire -----------------------------------------------------------------------
+
+
+def _fire(game: Game, cards: Iterable[Card], trigger: Trigger, *, target: Card | None = None,
+          trigger_card: Card | None = None, priority: int = 0) -> None:
+    for card in cards:
+        for ability in card.definition.triggers.get(trigger, ()):
+            game.add_reaction(TriggerAbility(card.owner, card, ability, target, trigger_card, priority=priority,
+                                             order_of_play=card.order_of_play))
+
+
+def _in_play(game: Game, player: int) -> list[Card]:
+    p = game.state.players[player]
+    return [*p.hero_zone, *p.weapon, *p.battlefield]
+
+
+def _card_played(game: Game, action: PlayCard) -> None:
+    others = [c for c in _in_play(game, action.player) if c is not action.card]
+    _fire(game, others, Trigger.CARD_PLAYED, trigger_card=action.card)
+
+
+def _spell_cast(game: Game, action: CastSpell) -> None:
+    _fire(game, _in_play(game, action.player), Trigger.SPELL_CAST, trigger_card=action.card)
+
+
+def _spell_resolves(game: Game, action: CastSpell) -> None:
+    _fire(game, [action.card], Trigger.BATTLECRY, target=action.target)
+    enemy_secrets = game.state.players[1 - action.player].secrets
+    _fire(game, enemy_secrets, Trigger.SECRET_SPELL_CAST, trigger_card=action.card, priority=SECRET_PRIORITY)
+
+
+def _summoned(game: Game, action: Summon) -> None:
+    card = action.card
+    if action.played:
+        _fire(game, [card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+        enemy_secrets = game.state.players[1 - action.player].secrets
+        _fire(game, enemy_secrets, Trigger.SECRET_MINION_PLAYED, trigger_card=card, priority=SECRET_PRIORITY)
+    others = [c for c in _in_play(game, action.player) if c is not card]
+    _fire(game, others, Trigger.MINION_SUMMONED, trigger_card=card)
+
+
+def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
+    _fire(game, [action.card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+
+
+def _damaged(game: Game, action: Damage) -> None:
+    for hit in action.hits:
+        if hit.amount > 0:
+            _fire(game, [hit.target], Trigger.SELF_DAMAGED, trigger_card=hit.source)
+
+
+def _turn_start(game: Game, action: TurnStart) -> None:
+    _fire(game, _in_play(game, action.player), Trigger.TURN_START)
+
+
+def _turn_end(game: Game, action: TurnEnd) -> None:
+    _fire(game, _in_play(game, action.player), Trigger.TURN_END)
+
+
+def _deathrattles(game: Game, action: Reap) -> None:
+    _fire(game, action.cards, Trigger.DEATHRATTLE)
+
+
+def _attacked(game: Game, action: Attack) -> None:
+    defender = action.defender
+    trigger = Trigger.SECRET_HERO_ATTACKED if defender.zone is Zones.HERO else Trigger.SECRET_MINION_ATTACKED
+    _fire(game, game.state.players[defender.owner].secrets, trigger, trigger_card=action.attacker,
+          priority=SECRET_PRIORITY)
+
+
+# --- what abilities do -------------------------------------------------------------------------
+
+
+def _resolve(game: Game, action: TriggerAbility) -> None:
+    """Reveal a secret, pick the ability's targets now (or re-check the declared one) and queue its effect."""
+    card, ability = action.card, action.ability
+    if card.zone is Zones.SECRETS:
+        _reveal(game, card)
+    targets = select_targets(game, action)
+    if targets is None:
+        action.fizzled = True
+        return
+    if targets or ability.effect is EffectKind.GAIN_MANA:
+        game.add_reaction(EFFECTS[ability.effect](game, action, targets))
+
+
+def _reveal(game: Game, secret: Card) -> None:
+    player = game.state.players[secret.owner]
+    player.secrets.remove(secret)
+    secret.zone = Zones.GRAVEYARD
+    player.graveyard.append(secret)
+
+
+def select_targets(game: Game, action: TriggerAbility) -> list[Card] | None:
+    """Resolve the ability's selector now; None means its declared target is no longer legal (it fizzles).
+
+    'all' and 'random' are chosen at resolution among living characters (random picks are distinct and never
+    a minion waiting for the reaper). 'chosen' was fixed when the card was played and is re-checked here.
+    """
+    card, ability, state = action.card, action.ability, game.state
+    selector = ability.selector
+    if selector is Selector.CHOSEN:
+        target = action.target
+        if target is None:  # an optional target left empty
+            return []
+        spec = card.definition.target
+        return [target] if still_targetable(state, card.owner, spec.allowed, target) else None
+    if selector is Selector.ALL:
+        return candidates(state, card.owner, ability.mark)
+    if selector is Selector.RANDOM:
+        pool = [c for c in candidates(state, card.owner, ability.mark) if c is not card]
+        return state.rng.sample(pool, ability.count)
+    if selector is Selector.SELF:
+        return [card] if card.zone & (Zones.HERO | Zones.BATTLEFIELD | Zones.WEAPON) else []
+    if selector is Selector.OWN_HERO:
+        return [state.players[card.owner].hero]
+    if selector is Selector.ENEMY_HERO:
+        return [state.players[1 - card.owner].hero]
+    trigger_card = action.trigger_card
+    return [trigger_card] if trigger_card is not None and trigger_card.health > 0 else []
+
+
+def _reaction(cls: type, action: TriggerAbility, *args) -> GameAction:
+    return cls(action.card.owner, *args, order_of_play=action.card.order_of_play)
+
+
+def _new_cards(game: Game, action: TriggerAbility, owner: int) -> Card:
+    return new_card(game.state, game.cards.get_card(action.ability.card), owner, Zones.NONE)
+
+
+def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameAction:
+    # one Summon per copy would need several reactions; summon effects name one hero side, so copies queue here
+    hero = heroes[0]
+    summons = [Summon(hero.owner, _new_cards(game, action, hero.owner), order_of_play=action.card.order_of_play)
+               for _ in range(action.ability.amount)]
+    for extra in summons[1:]:
+        game.add_reaction(extra)
+    return summons[0]
+
+
+EFFECTS: dict[EffectKind, Callable[[Game, TriggerAbility, list], GameAction]] = {
+    EffectKind.DAMAGE: lambda g, a, t: _reaction(Damage, a, [Hit(a.card, c, a.ability.amount) for c in t]),
+    EffectKind.HEAL: lambda g, a, t: _reaction(Heal, a, a.card, t, a.ability.amount),
+    EffectKind.DRAW: lambda g, a, t: DrawCards(t[0].owner, a.ability.amount, order_of_play=a.card.order_of_play),
+    EffectKind.SUMMON: _summon,
+    EffectKind.BUFF: lambda g, a, t: _reaction(Buff, a, a.card, t, a.ability.attack, a.ability.health),
+    EffectKind.GIVE_KEYWORD: lambda g, a, t: _reaction(GiveKeyword, a, a.card, t, a.ability.keyword),
+    EffectKind.DESTROY: lambda g, a, t: _reaction(Destroy, a, a.card, t),
+    EffectKind.GAIN_ARMOR: lambda g, a, t: GainArmor(t[0].owner, t[0], a.ability.amount,
+                                                     order_of_play=a.card.order_of_play),
+    EffectKind.EQUIP_WEAPON: lambda g, a, t: EquipWeapon(t[0].owner, _new_cards(g, a, t[0].owner),
+                                                         order_of_play=a.card.order_of_play),
+    EffectKind.FREEZE: lambda g, a, t: _reaction(Freeze, a, a.card, t),
+    EffectKind.GAIN_MANA: lambda g, a, t: GainMana(a.card.owner, a.ability.amount, order_of_play=a.card.order_of_play),
+}

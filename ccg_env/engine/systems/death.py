@@ -1,0 +1,40 @@
+"""Death system: after each root action the reaper moves every minion at 0 or less health to the graveyard."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import GameAction, Reap
+from ..events import Event, EventBus, Phase
+from ..vocabulary import Zones
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import Card
+
+
+def install(bus: EventBus) -> None:
+    bus.on_event(Event.DEATH_REAPER, _reaper)
+    bus.on(Phase.PERFORM, Reap, _reap)
+
+
+def dying_minions(game: Game) -> list[Card]:
+    """Minions on either battlefield at 0 or less health, in order of play."""
+    dying = [c for p in game.state.players for c in p.battlefield if c.health <= 0]
+    dying.sort(key=lambda c: c.order_of_play)
+    return dying
+
+
+def _reaper(game: Game, root: GameAction) -> None:
+    dying = dying_minions(game)
+    if dying:
+        game.add_reaction(Reap(game.state.current, dying))
+
+
+def _reap(game: Game, action: Reap) -> None:
+    for card in action.cards:
+        player = game.state.players[card.owner]
+        if card in player.battlefield:
+            player.battlefield.remove(card)
+            card.zone = Zones.GRAVEYARD
+            player.graveyard.append(card)

@@ -1,0 +1,62 @@
+"""Effect system: healing, buffs, keywords, freezing, destroying and armor."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Buff, Destroy, Freeze, GainArmor, GiveKeyword, Heal
+from ..events import EventBus, Phase
+from ..vocabulary import Zones
+from .weapons import retire_weapon
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+_IN_PLAY = Zones.HERO | Zones.BATTLEFIELD
+
+
+def install(bus: EventBus) -> None:
+    bus.on(Phase.PERFORM, Heal, _heal)
+    bus.on(Phase.PERFORM, Buff, _buff)
+    bus.on(Phase.PERFORM, GiveKeyword, _give_keyword)
+    bus.on(Phase.PERFORM, Freeze, _freeze)
+    bus.on(Phase.PERFORM, Destroy, _destroy)
+    bus.on(Phase.PERFORM, GainArmor, _gain_armor)
+
+
+def _heal(game: Game, action: Heal) -> None:
+    for card in action.targets:
+        if card.zone & _IN_PLAY and card.health > 0:
+            card.health = min(card.health + action.amount, card.max_health)
+
+
+def _buff(game: Game, action: Buff) -> None:
+    for card in action.targets:
+        if card.zone & _IN_PLAY:
+            card.attack = max(card.attack + action.attack, 0)
+            card.max_health += action.health
+            card.health += action.health
+
+
+def _give_keyword(game: Game, action: GiveKeyword) -> None:
+    for card in action.targets:
+        if card.zone & _IN_PLAY:
+            card.keywords |= action.keyword
+
+
+def _freeze(game: Game, action: Freeze) -> None:
+    for card in action.targets:
+        if card.zone & _IN_PLAY:
+            card.frozen_on_turn = game.state.turn
+
+
+def _destroy(game: Game, action: Destroy) -> None:
+    for card in action.targets:
+        if card.zone is Zones.BATTLEFIELD:
+            card.health = min(card.health, 0)  # the reaper takes it after the root action
+        elif card.zone is Zones.WEAPON:
+            retire_weapon(game, card)
+
+
+def _gain_armor(game: Game, action: GainArmor) -> None:
+    action.hero.armor += action.amount

@@ -1,0 +1,85 @@
+"""Keywords as validators and reactions: charge, windfury, divine shield, lifesteal, poisonous, stealth, freeze.
+
+Taunt and stealth also shape attack and play targets; that filter lives in the TargetSystem's candidates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Attack, Damage, Destroy, Freeze, Heal, TurnEnd
+from ..events import EventBus, Phase
+from ..vocabulary import Keyword, Zones
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import Card
+
+CHARGE, WINDFURY, DIVINE_SHIELD = int(Keyword.CHARGE), int(Keyword.WINDFURY), int(Keyword.DIVINE_SHIELD)
+LIFESTEAL, POISONOUS, STEALTH, FREEZE = (int(Keyword.LIFESTEAL), int(Keyword.POISONOUS), int(Keyword.STEALTH),
+                                         int(Keyword.FREEZE))
+
+
+def install(bus: EventBus) -> None:
+    bus.on(Phase.VALIDATE, Attack, _summoning_sickness)
+    bus.on(Phase.VALIDATE, Attack, _attacks_per_turn)
+    bus.on(Phase.PERFORM, Attack, _attacking_reveals_stealth)
+    bus.on(Phase.PREPARE, Damage, _divine_shield)
+    bus.on(Phase.PERFORM, Damage, _on_damage_dealt)
+    bus.on(Phase.PERFORM, TurnEnd, _thaw)
+
+
+def attacks_allowed(card: Card) -> int:
+    """Attacks a character may make per turn: two with windfury."""
+    return 2 if card.keywords & WINDFURY else 1
+
+
+def _summoning_sickness(game: Game, action: Attack) -> str | None:
+    attacker = action.attacker
+    if attacker.sleeping and not attacker.keywords & CHARGE:
+        return f"{attacker!r} was summoned this turn and has no charge"
+    return None
+
+
+def _attacks_per_turn(game: Game, action: Attack) -> str | None:
+    attacker = action.attacker
+    if attacker.attacks_made >= attacks_allowed(attacker):
+        return f"{attacker!r} has no attacks left this turn"
+    return None
+
+
+def _attacking_reveals_stealth(game: Game, action: Attack) -> None:
+    if not action.cancelled:
+        action.attacker.keywords &= ~STEALTH
+
+
+def _divine_shield(game: Game, action: Damage) -> None:
+    for hit in action.hits:
+        target = hit.target
+        if hit.amount > 0 and target.keywords & DIVINE_SHIELD and target.zone is Zones.BATTLEFIELD:
+            hit.amount = 0
+            target.keywords &= ~DIVINE_SHIELD
+
+
+def _on_damage_dealt(game: Game, action: Damage) -> None:
+    for hit in action.hits:
+        source = hit.source
+        if source is None or hit.amount <= 0 or not source.keywords & (LIFESTEAL | POISONOUS | FREEZE):
+            continue
+        order = source.order_of_play
+        if source.keywords & LIFESTEAL:
+            hero = game.state.players[source.owner].hero
+            game.add_reaction(Heal(source.owner, source, [hero], hit.amount, order_of_play=order))
+        if source.keywords & POISONOUS and hit.target.zone is Zones.BATTLEFIELD:
+            game.add_reaction(Destroy(source.owner, source, [hit.target], order_of_play=order))
+        if source.keywords & FREEZE:
+            game.add_reaction(Freeze(source.owner, source, [hit.target], order_of_play=order))
+
+
+def _thaw(game: Game, action: TurnEnd) -> None:
+    """At the end of its owner's turn a character frozen before that turn began thaws."""
+    turn = game.state.turn
+    player = game.state.players[action.player]
+    for card in (*player.hero_zone, *player.battlefield):
+        if 0 < card.frozen_on_turn < turn:
+            card.frozen_on_turn = 0

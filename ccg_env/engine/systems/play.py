@@ -1,0 +1,53 @@
+"""Play-card system: a played card leaves the hand, then becomes a summon, a spell, a secret or a weapon."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import CastSpell, EquipWeapon, PlaceSecret, PlayCard, Summon
+from ..events import EventBus, Phase
+from ..targeting import validate_play_target
+from ..vocabulary import CardType, Zones
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def install(bus: EventBus) -> None:
+    bus.on(Phase.VALIDATE, PlayCard, _validate_in_hand)
+    bus.on(Phase.VALIDATE_TARGET, PlayCard, validate_play_target)
+    bus.on(Phase.PERFORM, PlayCard, _leave_hand)
+    bus.on(Phase.PERFORM, CastSpell, _spell_to_graveyard)
+
+
+def _validate_in_hand(game: Game, action: PlayCard) -> str | None:
+    state = game.state
+    if action.player != state.current:
+        return f"player {action.player} cannot play on player {state.current}'s turn"
+    card = action.card
+    if card.zone is not Zones.HAND or card.owner != action.player:
+        return f"{card!r} is not in player {action.player}'s hand"
+    return None
+
+
+def _leave_hand(game: Game, action: PlayCard) -> None:
+    card = action.card
+    game.state.players[action.player].hand.remove(card)
+    card.zone = Zones.NONE
+    card.order_of_play = game.state.new_order()
+    follow_up = _FOLLOW_UPS[card.definition.card_type]
+    game.add_reaction(follow_up(action.player, card, action.target, order_of_play=card.order_of_play))
+
+
+_FOLLOW_UPS = {
+    CardType.MINION: lambda player, card, target, **kw: Summon(player, card, True, target, **kw),
+    CardType.SPELL: CastSpell,
+    CardType.SECRET: lambda player, card, target, **kw: PlaceSecret(player, card, **kw),
+    CardType.WEAPON: EquipWeapon,
+}
+
+
+def _spell_to_graveyard(game: Game, action: CastSpell) -> None:
+    card = action.card
+    card.zone = Zones.GRAVEYARD
+    game.state.players[card.owner].graveyard.append(card)

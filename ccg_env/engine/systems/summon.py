@@ -1,0 +1,44 @@
+"""Summon system: minions enter the battlefield (at most the rules' battlefield size per side)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import PlayCard, Summon
+from ..events import EventBus, Phase
+from ..vocabulary import CardType, Keyword, Zones
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+_CHARGE = int(Keyword.CHARGE)
+
+
+def install(bus: EventBus) -> None:
+    bus.on(Phase.VALIDATE, PlayCard, _validate_board_space_for_play)
+    bus.on(Phase.VALIDATE, Summon, _validate_board_space)
+    bus.on(Phase.PERFORM, Summon, _enter_battlefield)
+
+
+def _board_full(game: Game, player: int) -> bool:
+    return len(game.state.players[player].battlefield) >= game.state.rules.max_battlefield
+
+
+def _validate_board_space_for_play(game: Game, action: PlayCard) -> str | None:
+    if action.card.definition.card_type is CardType.MINION and _board_full(game, action.player):
+        return f"player {action.player}'s battlefield is full"
+    return None
+
+
+def _validate_board_space(game: Game, action: Summon) -> str | None:
+    return f"player {action.player}'s battlefield is full" if _board_full(game, action.player) else None
+
+
+def _enter_battlefield(game: Game, action: Summon) -> None:
+    card = action.card
+    card.zone = Zones.BATTLEFIELD
+    card.owner = action.player
+    card.sleeping = not card.keywords & _CHARGE
+    if not action.played:
+        card.order_of_play = game.state.new_order()
+    game.state.players[action.player].battlefield.append(card)

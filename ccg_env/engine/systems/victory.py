@@ -1,0 +1,33 @@
+"""Victory system: once the dead are reaped, a dead hero ends the game (both at once is a draw)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import GameAction, GameOver
+from ..events import Event, EventBus, Phase
+from ..state import Result
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def install(bus: EventBus) -> None:
+    bus.on_event(Event.DEATH_REAPER, _check_heroes)
+    bus.on(Phase.PERFORM, GameOver, _record)
+
+
+def _check_heroes(game: Game, root: GameAction) -> None:
+    state = game.state
+    if state.result is not None or game.reactions_pending():
+        return  # let the reaper finish first: deathrattles may still kill the other hero
+    dead = [p.index for p in state.players if p.hero.health <= 0]
+    if len(dead) == 2:
+        game.add_reaction(GameOver(state.current, result=Result.DRAW, winner=None))
+    elif dead:
+        game.add_reaction(GameOver(state.current, result=Result.WIN, winner=1 - dead[0]))
+
+
+def _record(game: Game, action: GameOver) -> None:
+    game.state.result = action.result
+    game.state.winner = action.winner

@@ -1,0 +1,157 @@
+"""The TargetSystem: marks (alliance x zones x filters) and the one candidate function behind every target.
+
+Legal-move generation, play validation, random picks, the re-check of a target when its effect resolves and
+(in ``ccg_env.env``) the action mask all call :func:`candidates`; there is no second implementation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from .vocabulary import ZONE_ORDER, Alliance, CardType, Keyword, Zones
+
+if TYPE_CHECKING:
+    from .actions import PlayCard
+    from .game import Game
+    from .rng import Rng
+    from .state import Card, GameState
+
+_STEALTH = int(Keyword.STEALTH)
+_TAUNT = int(Keyword.TAUNT)
+
+#: Named filters a mark may carry; each is a test on a card instance.
+PREDICATES: dict[str, Callable[[Card], bool]] = {
+    "injured": lambda c: c.health < c.max_health,
+    "undamaged": lambda c: c.health >= c.max_health,
+    "taunt": lambda c: bool(c.keywords & _TAUNT),
+    "frozen": lambda c: c.frozen_on_turn > 0,
+    "attack_3_or_more": lambda c: c.attack >= 3,
+    "attack_2_or_less": lambda c: c.attack <= 2,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Which cards qualify: an alliance, a set of zones, and optional type, exclusion and predicate filters."""
+
+    alliance: Alliance
+    zones: Zones
+    card_types: frozenset[CardType] = frozenset()  # empty: any type
+    exclude: frozenset[CardType] = frozenset()  # e.g. {HERO} for "non-hero"
+    predicates: tuple[str, ...] = ()
+
+    def accepts(self, card: Card) -> bool:
+        """Return whether the card passes the type, exclusion and predicate filters (zone aside)."""
+        card_type = card.definition.card_type
+        if self.card_types and card_type not in self.card_types:
+            return False
+        if card_type in self.exclude:
+            return False
+        return all(PREDICATES[name](card) for name in self.predicates)
+
+    def describe_short(self) -> str:
+        return f"{self.alliance.name}:{self.zones.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A card's target spec: whether a target must be chosen, which are allowed, which an AI prefers."""
+
+    required: bool
+    allowed: Mark
+    preferred: Mark
+
+
+def candidates(state: GameState, owner: int, mark: Mark, *, targeted: bool = False,
+               living: bool = True) -> list[Card]:
+    """List the cards matching ``mark`` from ``owner``'s point of view, in the seed's order.
+
+    Ally player first, then enemy; within a player zones in Hero, Weapon, Deck, Hand, Battlefield, Secrets,
+    Graveyard order, cards in zone order. ``targeted`` leaves out what cannot be targeted by ``owner``
+    (enemy stealth); ``living`` leaves out characters at 0 or less health waiting for the reaper.
+    """
+    out: list[Card] = []
+    alliance = mark.alliance
+    for side in (Alliance.ALLY, Alliance.ENEMY):
+        if not alliance & side:
+            continue
+        player = state.players[owner if side is Alliance.ALLY else 1 - owner]
+        enemy = side is Alliance.ENEMY
+        for zone in ZONE_ORDER:
+            if not mark.zones & zone:
+                continue
+            for card in player.zone(zone):
+                if living and card.health <= 0 and zone & Zones.ACTIVE:
+                    continue
+                if targeted and enemy and card.keywords & _STEALTH:
+                    continue
+                if mark.accepts(card):
+                    out.append(card)
+    return out
+
+
+def play_targets(state: GameState, card: Card) -> list[Card]:
+    """Return the allowed targets for playing ``card`` (empty if it has no target spec)."""
+    spec = card.definition.target
+    if spec is None:
+        return []
+    return candidates(state, card.owner, spec.allowed, targeted=True)
+
+
+def play_target_options(state: GameState, card: Card) -> list[Card | None]:
+    """Return every legal value of the declared target when playing ``card``.
+
+    No spec: only None. Required: each allowed candidate (none means the card is not playable). Optional:
+    None first, then each allowed candidate.
+    """
+    spec = card.definition.target
+    if spec is None:
+        return [None]
+    found: list[Card | None] = list(play_targets(state, card))
+    return found if spec.required else [None, *found]
+
+
+def validate_play_target(game: Game, action: PlayCard) -> str | None:
+    """Validator of PlayCard: the declared target must be one of the card's legal target options."""
+    options = play_target_options(game.state, action.card)
+    if action.target in options:
+        return None
+    spec = action.card.definition.target
+    if spec is None:
+        return f"{action.card.definition.id} takes no target"
+    if action.target is None:
+        return f"{action.card.definition.id} requires a target"
+    return f"{action.target!r} is not an allowed target of {action.card.definition.id}"
+
+
+def attack_targets(state: GameState, attacker: Card) -> list[Card]:
+    """Return the characters ``attacker`` may attack: enemy hero and minions, not stealthed, taunt first."""
+    found = candidates(state, attacker.owner, ATTACKABLE, targeted=True)
+    taunts = [c for c in found if c.keywords & _TAUNT]
+    return taunts or found
+
+
+def auto_target(game: Game, card: Card, preferred: bool = True, rng: Rng | None = None) -> Card | None:
+    """Propose a target for a computer player from the ``preferred`` (or ``allowed``) mark; only proposes.
+
+    The proposal is never written anywhere: a play still declares its own target. With ``rng`` the pick is
+    random among the candidates (drawn from that generator, not the game's), else the first candidate.
+    """
+    spec = card.definition.target
+    if spec is None:
+        return None
+    mark = spec.preferred if preferred else spec.allowed
+    options = [c for c in candidates(game.state, card.owner, mark, targeted=True)
+               if c in play_targets(game.state, card)]
+    if not options:
+        return None
+    return rng.choice(options) if rng is not None else options[0]
+
+
+def still_targetable(state: GameState, owner: int, mark: Mark, card: Card) -> bool:
+    """Re-check a declared target when its effect resolves: still matching, in its zone, not dying."""
+    return card in candidates(state, owner, mark, targeted=True)
+
+
+ATTACKABLE = Mark(Alliance.ENEMY, Zones.ACTIVE)

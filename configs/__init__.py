@@ -1,0 +1,1 @@
+"""Default ccg-env data shipped as package data (ccg_env.configs)."""

@@ -1,0 +1,1 @@
+"""Default cards data shipped as package data (ccg_env.configs.cards)."""

@@ -1,0 +1,1 @@
+"""Default decks data shipped as package data (ccg_env.configs.decks)."""

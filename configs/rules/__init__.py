@@ -1,0 +1,1 @@
+"""Default rules data shipped as package data (ccg_env.configs.rules)."""

@@ -1,0 +1,1 @@
+"""Default train data shipped as package data (ccg_env.configs.train)."""
