@@ -1,0 +1,1 @@
+"""Environment interfaces over the engine: PettingZoo AEC, Gymnasium single-agent and vector envs, codecs."""

@@ -1,0 +1,165 @@
+"""The fixed action layout: maps ``Discrete(N)`` action ids to engine ``Choice`` values and back.
+
+Layout, from the acting player's point of view (``H`` = max hand, ``B`` = max battlefield, default 10 and 7):
+
+=====================  ===========================================  =================================
+ids                    meaning                                      decoding
+=====================  ===========================================  =================================
+``0``                  end turn
+``1 .. H*T``           play hand slot ``h`` at target slot ``t``    ``h, t = divmod(id - 1, T)``
+``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
+=====================  ===========================================  =================================
+
+Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
+``B+2`` enemy hero, ``B+3..2B+2`` enemy minions. Attackers (``A = 1 + B``): ``0`` own hero, ``1..B`` own
+minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Default ``N = 1 + 170 + 64 = 235``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import Choice, ChoiceKind, Game, Rules
+from ..engine.choices import END_TURN
+
+
+@dataclass(frozen=True)
+class ActionLayout:
+    """Sizes and offsets of the action id ranges for given rules."""
+
+    max_hand: int
+    max_battlefield: int
+
+    @classmethod
+    def for_rules(cls, rules: Rules) -> ActionLayout:
+        return cls(rules.max_hand, rules.max_battlefield)
+
+    @property
+    def target_slots(self) -> int:
+        return 3 + 2 * self.max_battlefield
+
+    @property
+    def attack_slots(self) -> int:
+        return 1 + self.max_battlefield
+
+    @property
+    def play_offset(self) -> int:
+        return 1
+
+    @property
+    def attack_offset(self) -> int:
+        return 1 + self.max_hand * self.target_slots
+
+    @property
+    def size(self) -> int:
+        return self.attack_offset + self.attack_slots * self.attack_slots
+
+    def describe(self, action_id: int) -> str:
+        """Say what an id means in slot terms (no game needed)."""
+        if not 0 <= action_id < self.size:
+            return f"out of range (0..{self.size - 1})"
+        if action_id == 0:
+            return "end turn"
+        if action_id < self.attack_offset:
+            hand, target = divmod(action_id - 1, self.target_slots)
+            return f"play hand slot {hand} at {self._target_name(target)}"
+        attacker, defender = divmod(action_id - self.attack_offset, self.attack_slots)
+        who = "own hero" if attacker == 0 else f"own minion {attacker - 1}"
+        at = "enemy hero" if defender == 0 else f"enemy minion {defender - 1}"
+        return f"attack with {who} at {at}"
+
+    def _target_name(self, slot: int) -> str:
+        b = self.max_battlefield
+        if slot == 0:
+            return "no target"
+        if slot == 1:
+            return "own hero"
+        if slot <= b + 1:
+            return f"own minion {slot - 2}"
+        if slot == b + 2:
+            return "enemy hero"
+        return f"enemy minion {slot - b - 3}"
+
+
+class ActionCodec:
+    """Translates between action ids and engine choices for one game's current position."""
+
+    def __init__(self, layout: ActionLayout) -> None:
+        self.layout = layout
+
+    def _target_slots(self, game: Game) -> dict[int, int]:
+        """uid -> target slot for every character that can be a play target."""
+        state = game.state
+        me, enemy = state.players[state.current], state.players[1 - state.current]
+        b = self.layout.max_battlefield
+        slots = {me.hero.uid: 1, enemy.hero.uid: b + 2}
+        for i, card in enumerate(me.battlefield):
+            slots[card.uid] = 2 + i
+        for i, card in enumerate(enemy.battlefield):
+            slots[card.uid] = b + 3 + i
+        return slots
+
+    def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
+        """Encode many choices of the current position at once."""
+        state = game.state
+        me = state.players[state.current]
+        hand_slot = {card.uid: i for i, card in enumerate(me.hand)}
+        targets = self._target_slots(game)
+        b = self.layout.max_battlefield
+        t_slots, a_off, a_slots = self.layout.target_slots, self.layout.attack_offset, self.layout.attack_slots
+        out = []
+        for choice in choices:
+            kind = choice.kind
+            if kind is ChoiceKind.END_TURN:
+                out.append(0)
+            elif kind is ChoiceKind.PLAY:
+                target = 0 if choice.target is None else targets[choice.target]
+                out.append(1 + hand_slot[choice.source] * t_slots + target)
+            else:
+                attacker = targets[choice.source] - 1  # own hero 1 -> 0, own minion i -> 1 + i
+                defender = targets[choice.target] - (b + 2)  # enemy hero -> 0, enemy minion i -> 1 + i
+                out.append(a_off + attacker * a_slots + defender)
+        return out
+
+    def encode(self, game: Game, choice: Choice) -> int:
+        """Return the action id of one choice in the current position."""
+        return self.encode_all(game, [choice])[0]
+
+    def decode(self, game: Game, action_id: int) -> Choice | None:
+        """Return the choice an id stands for now, or None when its slots are empty or out of range.
+
+        A decoded choice may still be illegal (not enough mana, a taunt in the way): ``Game.apply`` decides.
+        """
+        layout = self.layout
+        if not 0 <= action_id < layout.size:
+            return None
+        if action_id == 0:
+            return END_TURN
+        state = game.state
+        me, enemy = state.players[state.current], state.players[1 - state.current]
+        if action_id < layout.attack_offset:
+            hand, slot = divmod(action_id - 1, layout.target_slots)
+            if hand >= len(me.hand):
+                return None
+            if slot == 0:
+                return Choice(ChoiceKind.PLAY, me.hand[hand].uid, None)
+            target = self._character_at(me, enemy, slot)
+            return None if target is None else Choice(ChoiceKind.PLAY, me.hand[hand].uid, target)
+        attacker, defender = divmod(action_id - layout.attack_offset, layout.attack_slots)
+        a = self._character_at(me, enemy, 1 + attacker)
+        d = self._character_at(me, enemy, layout.max_battlefield + 2 + defender)
+        if a is None or d is None:
+            return None
+        return Choice(ChoiceKind.ATTACK, a, d)
+
+    def _character_at(self, me, enemy, slot: int) -> int | None:
+        b = self.layout.max_battlefield
+        if slot == 1:
+            return me.hero.uid
+        if 2 <= slot <= b + 1:
+            i = slot - 2
+            return me.battlefield[i].uid if i < len(me.battlefield) else None
+        if slot == b + 2:
+            return enemy.hero.uid
+        i = slot - b - 3
+        return enemy.battlefield[i].uid if 0 <= i < len(enemy.battlefield) else None
