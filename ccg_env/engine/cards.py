@@ -62,6 +62,9 @@ HERO = CardDef("hero", "Hero", CardType.HERO, 0, collectible=False)
 class CardSet(dict):
     """Card definitions by id, remembering which files they came from."""
 
+    __hash__ = object.__hash__  # identity: a card set is a loaded artefact, usable as a cache key
+    __eq__ = object.__eq__
+
     def __init__(self, cards: Mapping[str, CardDef], sources: tuple[str, ...]):
         super().__init__(cards)
         self.sources = sources

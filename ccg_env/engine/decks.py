@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,12 @@ def load_deck(path: str | Path, card_set: CardSet, rules: Rules) -> Deck:
     return parse_deck(read_yaml(path), card_set, rules, source=str(path), name=path.stem)
 
 
+@lru_cache(maxsize=64)
+def _packaged_deck(name: str, card_set: CardSet, rules: Rules) -> Deck:
+    return load_deck(default_deck_paths()[name], card_set, rules)
+
+
+@lru_cache(maxsize=1)
 def default_deck_paths() -> dict[str, Path]:
     """Return the packaged deck files by name (file stem)."""
     return {p.stem: p for p in sorted(config_dir().joinpath("decks").glob("*.yaml"))}
@@ -66,7 +73,7 @@ def resolve_deck(spec: Deck | str | Path, card_set: CardSet, rules: Rules) -> De
         return spec
     packaged = default_deck_paths()
     if isinstance(spec, str) and spec in packaged:
-        return load_deck(packaged[spec], card_set, rules)
+        return _packaged_deck(spec, card_set, rules)
     path = Path(spec)
     if path.suffix in (".yaml", ".yml"):
         return load_deck(path, card_set, rules)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +50,16 @@ class Rules:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> Rules:
-        """Load rules from a YAML file (the packaged default when ``path`` is None)."""
-        path = Path(path) if path is not None else default_path("rules", "default")
+        """Load rules from a YAML file (the packaged default when ``path`` is None, read once per process)."""
+        if path is None:
+            return _default_rules()
         return cls.from_dict(read_yaml(path) or {}, source=str(path))
+
+
+@lru_cache(maxsize=1)
+def _default_rules() -> Rules:
+    path = default_path("rules", "default")
+    return Rules.from_dict(read_yaml(path) or {}, source=str(path))
 
 
 _MINIMUMS = {"max_hand": 1, "max_battlefield": 1, "hero_health": 1, "max_mana": 1, "turn_limit": 1,

@@ -85,15 +85,15 @@ class Player:
 
     def zone(self, zone: Zones) -> list[Card]:
         """Return the list holding one zone's cards."""
-        return getattr(self, _ZONE_ATTRS[zone])
+        return getattr(self, ZONE_ATTRS[zone])
 
     def zones(self) -> Iterator[tuple[Zones, list[Card]]]:
         """Yield every (zone, cards) pair in the canonical zone order."""
-        for zone, attr in _ZONE_ATTRS.items():
+        for zone, attr in ZONE_ATTRS.items():
             yield zone, getattr(self, attr)
 
 
-_ZONE_ATTRS: dict[Zones, str] = {
+ZONE_ATTRS: dict[Zones, str] = {
     Zones.HERO: "hero_zone",
     Zones.WEAPON: "weapon",
     Zones.DECK: "deck",

@@ -6,10 +6,11 @@ Legal-move generation, play validation, random picks, the re-check of a target w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from .vocabulary import ZONE_ORDER, Alliance, CardType, Keyword, Zones
+from .state import ZONE_ATTRS
+from .vocabulary import CHARACTER_ZONES, ZONE_ORDER, Alliance, CardType, Keyword, Zones
 
 if TYPE_CHECKING:
     from .actions import PlayCard
@@ -40,6 +41,17 @@ class Mark:
     card_types: frozenset[CardType] = frozenset()  # empty: any type
     exclude: frozenset[CardType] = frozenset()  # e.g. {HERO} for "non-hero"
     predicates: tuple[str, ...] = ()
+    #: derived once: the zones to scan, in the canonical order, as (zone, Player attribute) pairs
+    zone_attrs: tuple[tuple[Zones, str], ...] = field(init=False, repr=False, compare=False)
+    #: derived once: whether the mark looks at the ally side, the enemy side
+    sides: tuple[bool, bool] = field(init=False, repr=False, compare=False)
+    filters: tuple[Callable[[Card], bool], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        attrs = tuple((z, ZONE_ATTRS[z]) for z in ZONE_ORDER if self.zones & z)
+        object.__setattr__(self, "zone_attrs", attrs)
+        object.__setattr__(self, "sides", (bool(self.alliance & Alliance.ALLY), bool(self.alliance & Alliance.ENEMY)))
+        object.__setattr__(self, "filters", tuple(PREDICATES[name] for name in self.predicates))
 
     def accepts(self, card: Card) -> bool:
         """Return whether the card passes the type, exclusion and predicate filters (zone aside)."""
@@ -48,7 +60,10 @@ class Mark:
             return False
         if card_type in self.exclude:
             return False
-        return all(PREDICATES[name](card) for name in self.predicates)
+        for test in self.filters:
+            if not test(card):
+                return False
+        return True
 
     def describe_short(self) -> str:
         return f"{self.alliance.name}:{self.zones.name}"
@@ -72,17 +87,14 @@ def candidates(state: GameState, owner: int, mark: Mark, *, targeted: bool = Fal
     (enemy stealth); ``living`` leaves out characters at 0 or less health waiting for the reaper.
     """
     out: list[Card] = []
-    alliance = mark.alliance
-    for side in (Alliance.ALLY, Alliance.ENEMY):
-        if not alliance & side:
+    players = state.players
+    for enemy, wanted in enumerate(mark.sides):
+        if not wanted:
             continue
-        player = state.players[owner if side is Alliance.ALLY else 1 - owner]
-        enemy = side is Alliance.ENEMY
-        for zone in ZONE_ORDER:
-            if not mark.zones & zone:
-                continue
-            for card in player.zone(zone):
-                if living and card.health <= 0 and zone & Zones.ACTIVE:
+        player = players[1 - owner if enemy else owner]
+        for zone, attr in mark.zone_attrs:
+            for card in getattr(player, attr):
+                if living and card.health <= 0 and zone in CHARACTER_ZONES:
                     continue
                 if targeted and enemy and card.keywords & _STEALTH:
                     continue

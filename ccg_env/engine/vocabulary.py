@@ -31,6 +31,11 @@ ZONE_ORDER = (
 )
 
 
+#: Zones whose cards are characters in play. Hot paths test ``card.zone in CHARACTER_ZONES`` (a tuple
+#: membership test) rather than ``card.zone & Zones.ACTIVE``, because IntFlag arithmetic allocates.
+CHARACTER_ZONES = (Zones.HERO, Zones.BATTLEFIELD)
+
+
 class Alliance(IntFlag):
     """Sides of the match seen from a card's owner: ally is the owner even on the opponent's turn."""
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..state import Card
 
+_SELF_ZONES = (Zones.HERO, Zones.BATTLEFIELD, Zones.WEAPON)
 BATTLECRY_PRIORITY = 1  # a minion's battlecry resolves before 'after you summon' triggers
 SECRET_PRIORITY = 2  # secrets spring before other reactions to the same phase
 
@@ -149,7 +150,7 @@ def select_targets(game: Game, action: TriggerAbility) -> list[Card] | None:
         pool = [c for c in candidates(state, card.owner, ability.mark) if c is not card]
         return state.rng.sample(pool, ability.count)
     if selector is Selector.SELF:
-        return [card] if card.zone & (Zones.HERO | Zones.BATTLEFIELD | Zones.WEAPON) else []
+        return [card] if card.zone in _SELF_ZONES else []
     if selector is Selector.OWN_HERO:
         return [state.players[card.owner].hero]
     if selector is Selector.ENEMY_HERO:

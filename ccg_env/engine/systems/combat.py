@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 from ..actions import Attack, Damage, Hit
 from ..events import EventBus, Phase
 from ..targeting import attack_targets
-from ..vocabulary import Zones
+from ..vocabulary import CHARACTER_ZONES, Zones
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import Card
 
-_ATTACKERS = Zones.HERO | Zones.BATTLEFIELD
 
 
 def install(bus: EventBus) -> None:
@@ -27,7 +26,7 @@ def validate_attacker(game: Game, action: Attack) -> str | None:
     attacker = action.attacker
     if action.player != game.state.current:
         return f"player {action.player} cannot attack on player {game.state.current}'s turn"
-    if attacker.owner != action.player or not attacker.zone & _ATTACKERS:
+    if attacker.owner != action.player or attacker.zone not in CHARACTER_ZONES:
         return f"{attacker!r} is not a character of player {action.player} in play"
     if attacker.attack <= 0:
         return f"{attacker!r} has no attack"
@@ -43,7 +42,7 @@ def _validate_defender(game: Game, action: Attack) -> str | None:
 
 
 def _alive_in_play(card: Card) -> bool:
-    return card.health > 0 and bool(card.zone & _ATTACKERS)
+    return card.health > 0 and card.zone in CHARACTER_ZONES
 
 
 def _fight(game: Game, action: Attack) -> None:

@@ -6,12 +6,11 @@ from typing import TYPE_CHECKING
 
 from ..actions import Damage
 from ..events import EventBus, Phase
-from ..vocabulary import Zones
+from ..vocabulary import CHARACTER_ZONES
 
 if TYPE_CHECKING:
     from ..game import Game
 
-_DAMAGEABLE = Zones.HERO | Zones.BATTLEFIELD
 
 
 def install(bus: EventBus) -> None:
@@ -22,7 +21,7 @@ def _apply(game: Game, action: Damage) -> None:
     """Apply every hit; a hit's ``amount`` becomes what was actually dealt (0 if its target left play)."""
     for hit in action.hits:
         target = hit.target
-        if hit.amount <= 0 or not target.zone & _DAMAGEABLE:
+        if hit.amount <= 0 or target.zone not in CHARACTER_ZONES:
             hit.amount = 0
             continue
         absorbed = min(target.armor, hit.amount)

@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING
 
 from ..actions import Buff, Destroy, Freeze, GainArmor, GiveKeyword, Heal
 from ..events import EventBus, Phase
-from ..vocabulary import Zones
+from ..vocabulary import CHARACTER_ZONES, Zones
 from .weapons import retire_weapon
 
 if TYPE_CHECKING:
     from ..game import Game
 
-_IN_PLAY = Zones.HERO | Zones.BATTLEFIELD
 
 
 def install(bus: EventBus) -> None:
@@ -26,13 +25,13 @@ def install(bus: EventBus) -> None:
 
 def _heal(game: Game, action: Heal) -> None:
     for card in action.targets:
-        if card.zone & _IN_PLAY and card.health > 0:
+        if card.zone in CHARACTER_ZONES and card.health > 0:
             card.health = min(card.health + action.amount, card.max_health)
 
 
 def _buff(game: Game, action: Buff) -> None:
     for card in action.targets:
-        if card.zone & _IN_PLAY:
+        if card.zone in CHARACTER_ZONES:
             card.attack = max(card.attack + action.attack, 0)
             card.max_health += action.health
             card.health += action.health
@@ -40,13 +39,13 @@ def _buff(game: Game, action: Buff) -> None:
 
 def _give_keyword(game: Game, action: GiveKeyword) -> None:
     for card in action.targets:
-        if card.zone & _IN_PLAY:
+        if card.zone in CHARACTER_ZONES:
             card.keywords |= action.keyword
 
 
 def _freeze(game: Game, action: Freeze) -> None:
     for card in action.targets:
-        if card.zone & _IN_PLAY:
+        if card.zone in CHARACTER_ZONES:
             card.frozen_on_turn = game.state.turn
 
 

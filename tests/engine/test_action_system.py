@@ -1,0 +1,97 @@
+"""The action system: phases, validation, reaction order (priority, then order of play), depth-first resolution."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from ccg_env.engine import EngineBusyError, Game
+from ccg_env.engine.actions import DrawCards, GameAction, Overdraw
+from ccg_env.engine.events import Phase
+
+from .helpers import board
+
+
+@dataclass(slots=True, eq=False)
+class Note(GameAction):
+    """A test action that only carries a label."""
+
+    label: str = ""
+
+
+def _game_with_recorder():
+    game = Game.from_scenario(board(), log=True)
+    seen = []
+    game.bus.on(Phase.PERFORM, Note, lambda g, a: seen.append(a.label))
+    return game, seen
+
+
+def test_reactions_sort_by_priority_then_order_of_play_depth_first():
+    game, seen = _game_with_recorder()
+    children = {
+        "root": [Note(0, "late", order_of_play=9), Note(0, "urgent", priority=5, order_of_play=20),
+                 Note(0, "early", order_of_play=1), Note(0, "early-tie", order_of_play=1)],
+        "early": [Note(0, "early.child", order_of_play=3)],
+        "early.child": [Note(0, "early.grandchild")],
+    }
+
+    def react(g, action):
+        for child in children.get(action.label, []):
+            g.add_reaction(child)
+
+    game.bus.on(Phase.PERFORM, Note, react)
+    game.perform(Note(0, "root"))
+    assert seen == ["root", "urgent", "early", "early.child", "early.grandchild", "early-tie", "late"]
+    depths = [(e.depth, e.action.label) for e in game.log]
+    assert depths == [(0, "root"), (1, "urgent"), (1, "early"), (2, "early.child"), (3, "early.grandchild"),
+                      (1, "early-tie"), (1, "late")]
+
+
+def test_prepare_reactions_resolve_before_perform():
+    game, seen = _game_with_recorder()
+    game.bus.on(Phase.PREPARE, Note, lambda g, a: a.label == "root" and g.add_reaction(Note(0, "before")))
+    game.perform(Note(0, "root"))
+    assert seen == ["before", "root"]
+
+
+def test_validator_cancels_and_logs_reason_without_running_phases():
+    game, seen = _game_with_recorder()
+    game.bus.on(Phase.VALIDATE, Note, lambda g, a: "no thanks" if a.label == "refused" else None)
+    game.perform(Note(0, "refused"))
+    assert seen == []
+    assert game.log[-1].cancelled == "no thanks" and game.log[-1].action.cancelled
+
+
+def test_a_prepare_handler_can_cancel_the_perform_phase():
+    game, seen = _game_with_recorder()
+    game.bus.on(Phase.PREPARE, Note, lambda g, a: a.cancel())
+    game.perform(Note(0, "x"))
+    assert seen == []
+
+
+def test_new_root_action_while_one_runs_is_an_error():
+    game, _ = _game_with_recorder()
+    game.bus.on(Phase.PERFORM, Note, lambda g, a: g.perform(Note(0, "nested")) if a.label == "root" else None)
+    with pytest.raises(EngineBusyError):
+        game.perform(Note(0, "root"))
+
+
+def test_overdraw_does_not_fire_draw_handlers_unless_asked():
+    game = Game.from_scenario(board({"deck": ["wisp"] * 3, "hand": ["wisp"] * 10}))
+    plain, inclusive = [], []
+    game.bus.on(Phase.PERFORM, DrawCards, lambda g, a: plain.append(type(a).__name__))
+    game.bus.on(Phase.PERFORM, DrawCards, lambda g, a: inclusive.append(type(a).__name__), subclasses=True)
+    game.perform(DrawCards(0, 2))
+    assert plain == ["DrawCards"]
+    assert inclusive == ["DrawCards", "Overdraw"]
+    assert Overdraw.__mro__[1] is DrawCards
+
+
+def test_each_game_has_its_own_bus():
+    first = Game.from_scenario(board())
+    second = Game.from_scenario(board())
+    calls = []
+    first.bus.on(Phase.PERFORM, Note, lambda g, a: calls.append(g))
+    second.perform(Note(0, "x"))
+    first.clone().perform(Note(0, "y"))
+    first.perform(Note(0, "z"))
+    assert len(calls) == 2 and calls[1] is first  # the clone copied the registration, the other game never had it

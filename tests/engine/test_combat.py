@@ -1,0 +1,119 @@
+"""Combat: simultaneous damage, summoning sickness, taunt, keywords in combat, and the death loop."""
+
+import pytest
+
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError
+
+from .helpers import attack, board, minions, play
+
+
+def _attack_targets(game, attacker):
+    return {c.target for c in game.legal_actions() if c.kind is ChoiceKind.ATTACK and c.source == attacker.uid}
+
+
+def test_combat_damage_is_simultaneous_and_both_die():
+    game = Game.from_scenario(board({"battlefield": ["bloodfen_raptor"]}, {"battlefield": ["bloodfen_raptor"]}))
+    raptor, enemy = game.player(0).battlefield[0], game.player(1).battlefield[0]
+    attack(game, raptor, enemy)
+    assert minions(game, 0) == [] and minions(game, 1) == []
+    damage = next(e for e in game.log if e.kind == "Damage")
+    assert len(damage.action.hits) == 2  # one action, both hits
+    assert [e.kind for e in game.log if e.depth == 0] == ["Attack", "Reap"]
+
+
+def test_attacking_a_hero_takes_no_damage_back():
+    game = Game.from_scenario(board({"battlefield": ["chillwind_yeti"]}))
+    yeti = game.player(0).battlefield[0]
+    attack(game, yeti, game.player(1).hero)
+    assert game.player(1).hero.health == 26 and yeti.health == 5
+
+
+@pytest.mark.parametrize("card, can_attack", [("chillwind_yeti", False), ("wolfrider", True)])
+def test_summoning_sickness_and_charge(card, can_attack):
+    game = Game.from_scenario(board({"hand": [card]}))
+    play(game, card)
+    minion = game.player(0).battlefield[0]
+    assert bool(_attack_targets(game, minion)) == can_attack
+
+
+def test_one_attack_per_turn_and_refresh_next_turn():
+    game = Game.from_scenario(board({"battlefield": ["chillwind_yeti"]}))
+    yeti = game.player(0).battlefield[0]
+    attack(game, yeti, game.player(1).hero)
+    assert _attack_targets(game, yeti) == set()
+    with pytest.raises(IllegalActionError, match="no attacks left"):
+        attack(game, yeti, game.player(1).hero)
+    from ccg_env.engine.choices import END_TURN
+
+    game.apply(END_TURN)
+    game.apply(END_TURN)
+    assert _attack_targets(game, yeti) == {game.player(1).hero.uid}
+
+
+def test_taunt_restricts_attack_targets():
+    game = Game.from_scenario(board({"battlefield": ["chillwind_yeti"]},
+                                    {"battlefield": ["river_crocolisk", "senjin_shieldmasta", "goldshire_footman"]}))
+    yeti = game.player(0).battlefield[0]
+    taunts = {c.uid for c in game.player(1).battlefield if c.definition.id != "river_crocolisk"}
+    assert _attack_targets(game, yeti) == taunts
+    croc = game.player(1).battlefield[0]
+    before = game.to_json()
+    with pytest.raises(IllegalActionError, match="taunt"):
+        attack(game, yeti, croc)
+    assert game.to_json() == before
+
+
+def test_taunt_gone_opens_the_hero():
+    game = Game.from_scenario(board({"battlefield": ["chillwind_yeti", "chillwind_yeti"]},
+                                    {"battlefield": ["goldshire_footman"]}))
+    first, second = game.player(0).battlefield
+    attack(game, first, game.player(1).battlefield[0])
+    assert game.player(1).hero.uid in _attack_targets(game, second)
+
+
+def test_death_loop_repeats_until_no_one_dies():
+    # Tentacle dies -> its deathrattle kills the other tentacle and the leper -> leper's deathrattle -> second reap.
+    game = Game.from_scenario(board(
+        {"battlefield": ["chillwind_yeti"]},
+        {"battlefield": ["tentacle_of_nzoth", "tentacle_of_nzoth", "backstreet_leper"]}))
+    yeti = game.player(0).battlefield[0]
+    attack(game, yeti, game.player(1).battlefield[0])
+    reaps = [e for e in game.log if e.kind == "Reap"]
+    assert len(reaps) == 2
+    assert [c.definition.id for c in reaps[0].action.cards] == ["tentacle_of_nzoth"]
+    assert sorted(c.definition.id for c in reaps[1].action.cards) == ["backstreet_leper", "tentacle_of_nzoth"]
+    assert minions(game, 1) == []
+    assert game.player(0).hero.health == 28  # leper's deathrattle hits its enemy: player 0
+    assert minions(game, 0) == [("chillwind_yeti", 4, 5 - 1 - 1 - 1)]  # 1 from combat, 1 per tentacle deathrattle
+
+
+def test_both_heroes_dying_together_is_a_draw():
+    game = Game.from_scenario(board({"health": 1, "hand": ["consecration"]},
+                                    {"health": 2, "battlefield": ["backstreet_leper"]}))
+    play(game, "consecration")  # 2 to all enemies: enemy hero dies, leper dies -> 2 to player 0's hero
+    assert game.is_over and game.result.value == "draw" and game.winner is None
+
+
+def test_nothing_acts_after_game_over():
+    game = Game.from_scenario(board({"battlefield": ["core_hound"]}, {"health": 5}))
+    attack(game, game.player(0).battlefield[0], game.player(1).hero)
+    assert game.is_over and game.winner == 0
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="game is over"):
+        game.apply(Choice(ChoiceKind.END_TURN))
+
+
+def test_weapon_lets_the_hero_attack_and_breaks():
+    game = Game.from_scenario(board({"hand": ["fiery_war_axe"]}))
+    play(game, "fiery_war_axe")
+    hero = game.player(0).hero
+    assert hero.attack == 3
+    attack(game, hero, game.player(1).hero)
+    assert game.player(1).hero.health == 27 and game.player(0).weapon[0].durability == 1
+    from ccg_env.engine.choices import END_TURN
+
+    game.apply(END_TURN)
+    game.apply(END_TURN)
+    attack(game, hero, game.player(1).hero)
+    assert game.player(0).weapon == [] and hero.attack == 0
+    assert game.player(0).graveyard[-1].definition.id == "fiery_war_axe"

@@ -1,0 +1,85 @@
+"""The Game facade's contract: choices, illegal actions, results, JSON errors."""
+
+import json
+
+import pytest
+
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, StateError
+from ccg_env.engine.choices import END_TURN
+
+from .helpers import board
+
+
+def test_choices_are_frozen_values_listed_in_a_stable_order():
+    game = Game.new(seed=4)
+    first, second = game.legal_actions(), game.clone().legal_actions()
+    assert first == second and first[0] == END_TURN
+    assert Choice(ChoiceKind.PLAY, 5, None) == Choice(ChoiceKind.PLAY, 5)
+    assert len({*first}) == len(first)
+    with pytest.raises(AttributeError):
+        first[0].kind = ChoiceKind.PLAY
+
+
+@pytest.mark.parametrize("choice, reason", [
+    (Choice(ChoiceKind.PLAY, 999), "no card #999"),
+    (Choice(ChoiceKind.ATTACK, 999, 1), "no card #999|no character #999"),
+    (Choice(ChoiceKind.END_TURN, 3), "takes no source"),
+    ("end turn", "expected a Choice"),
+])
+def test_illegal_choices_raise_and_leave_the_state_unchanged(choice, reason):
+    game = Game.new(seed=4)
+    before = game.to_json()
+    log_length = len(game.log)
+    with pytest.raises(IllegalActionError, match=reason):
+        game.apply(choice)
+    assert game.to_json() == before and len(game.log) == log_length
+
+
+def test_unaffordable_card_names_the_cost():
+    game = Game.from_scenario(board({"mana": 3, "hand": ["core_hound"]}))
+    card = game.player(0).hand[0]
+    assert all(c.source != card.uid for c in game.legal_actions())
+    with pytest.raises(IllegalActionError, match="costs 7 but player 0 has 3 mana"):
+        game.apply(Choice(ChoiceKind.PLAY, card.uid))
+
+
+def test_illegal_action_error_is_a_value_error():
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_playing_on_the_opponents_cards_is_refused():
+    game = Game.from_scenario(board(None, {"hand": ["wisp"]}))
+    with pytest.raises(IllegalActionError):
+        game.apply(Choice(ChoiceKind.PLAY, game.player(1).hand[0].uid))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("not json", "not a JSON document"),
+    ("[]", "not a ccg-env state"),
+    ('{"format": "other"}', "not a ccg-env state"),
+    ('{"format": "ccg-env/state", "version": 99}', "unsupported state version"),
+])
+def test_from_json_rejects_foreign_documents(text, message):
+    with pytest.raises(StateError, match=message):
+        Game.from_json(text)
+
+
+def test_from_json_rejects_corrupt_states_with_a_location():
+    doc = json.loads(Game.new(seed=1).to_json())
+    doc["players"][1]["zones"]["hand"][0]["attack"] = "lots"
+    with pytest.raises(StateError, match=r"players\[1\]\.zones\.hand\[0\].*attack"):
+        Game.from_json(json.dumps(doc))
+    doc = json.loads(Game.new(seed=1).to_json())
+    doc["players"][0]["zones"]["deck"][0]["id"] = "no_such_card"
+    with pytest.raises(StateError, match="unknown card id 'no_such_card'"):
+        Game.from_json(json.dumps(doc))
+    doc = json.loads(Game.new(seed=1).to_json())
+    doc["players"][0]["zones"]["hand"].append(doc["players"][0]["zones"]["deck"][0])
+    with pytest.raises(StateError, match="appears twice"):
+        Game.from_json(json.dumps(doc))
+
+
+def test_log_can_be_turned_off():
+    game = Game.new(seed=2, log=False)
+    game.apply(END_TURN)
+    assert game.log == []

@@ -1,0 +1,62 @@
+"""Mana crystals over the first turns, turn changes, start-of-game dealing and the turn limit."""
+
+from ccg_env.engine import Choice, ChoiceKind, Game, Rules
+from ccg_env.engine.choices import END_TURN
+
+from .helpers import board
+
+
+def test_mana_over_the_first_turns_for_both_players():
+    game = Game.new(seed=3)
+    seen = []
+    for _ in range(24):
+        p = game.current_player
+        seen.append((game.turn, p, game.player(p).mana, game.player(p).max_mana, game.player(1 - p).max_mana))
+        game.apply(END_TURN)
+    expected = []
+    for turn in range(1, 25):
+        p = (turn - 1) % 2
+        own = min((turn + 1) // 2, 10)
+        other = min(turn // 2, 10)  # the other player's crystals are not touched on my turn
+        expected.append((turn, p, own, own, other))
+    assert seen == expected
+
+
+def test_opening_hands_and_coin():
+    game = Game.new(seed=1)
+    first, second = game.player(0), game.player(1)
+    assert len(first.hand) == 4  # 3 + the turn-1 draw
+    assert len(second.hand) == 5 and second.hand[-1].definition.id == "the_coin"
+    assert len(first.deck) == 26 and len(second.deck) == 26
+    assert game.turn == 1 and game.current_player == 0
+
+
+def test_coin_gives_one_mana_this_turn_only():
+    game = Game.from_scenario(board({"mana": 1, "max_mana": 1, "hand": ["the_coin"]}))
+    coin = game.player(0).hand[0]
+    game.apply(Choice(ChoiceKind.PLAY, coin.uid))
+    assert game.player(0).mana == 2 and game.player(0).max_mana == 1
+
+
+def test_mana_refills_for_the_player_whose_turn_starts():
+    game = Game.from_scenario(board({"mana": 0, "max_mana": 4}, {"mana": 0, "max_mana": 6}))
+    game.apply(END_TURN)
+    assert game.current_player == 1
+    assert (game.player(1).mana, game.player(1).max_mana) == (7, 7)
+    assert (game.player(0).mana, game.player(0).max_mana) == (0, 4)  # not refilled on the opponent's turn
+
+
+def test_turn_limit_ends_the_game_as_a_truncation():
+    rules = Rules(turn_limit=6)
+    game = Game.new(seed=2, rules=rules)
+    while not game.is_over:
+        game.apply(END_TURN)
+    assert game.result.value == "turn_limit" and game.winner is None and game.turn == 7
+    assert game.legal_actions() == []
+
+
+def test_start_and_end_of_turn_events_are_logged_in_order():
+    game = Game.from_scenario(board())
+    game.apply(END_TURN)
+    assert [(e.depth, e.kind) for e in game.log] == [
+        (0, "ChangeTurn"), (1, "TurnEnd"), (1, "TurnStart"), (2, "DrawCards"), (3, "Fatigue"), (4, "Damage")]
