@@ -27,12 +27,15 @@ class ActionSystem:
     action, the death-reaper event is posted again and again while it produces reactions.
     """
 
-    __slots__ = ("game", "_open", "active")
+    __slots__ = ("game", "_open", "active", "_validate", "_validate_target", "_prepare", "_perform")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._open: list[GameAction] | None = None
         self.active = False
+        tables = game.bus.tables  # the bus edits these dicts in place, so holding them stays current
+        self._validate, self._validate_target = tables[Phase.VALIDATE], tables[Phase.VALIDATE_TARGET]
+        self._prepare, self._perform = tables[Phase.PREPARE], tables[Phase.PERFORM]
 
     def perform(self, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action and everything it sets off. Refuses to start while another one runs.
@@ -63,13 +66,15 @@ class ActionSystem:
     def refusal(self, action: GameAction) -> str | None:
         """Return the first validator's reason to refuse the action, or None if all accept it."""
         game = self.game
-        tables = game.bus.tables
         cls = type(action)
-        for phase in (Phase.VALIDATE, Phase.VALIDATE_TARGET):
-            for validator in tables[phase].get(cls, ()):
-                reason = validator(game, action)
-                if reason is not None:
-                    return reason
+        for validator in self._validate.get(cls, ()):
+            reason = validator(game, action)
+            if reason is not None:
+                return reason
+        for validator in self._validate_target.get(cls, ()):
+            reason = validator(game, action)
+            if reason is not None:
+                return reason
         return None
 
     def _sequence(self, action: GameAction, depth: int, validated: bool = False) -> None:
@@ -86,14 +91,12 @@ class ActionSystem:
             return
         if log is not None:
             log.append(LogEntry(depth, action))
-        self._main_phase(action, Phase.PREPARE, depth)
-        self._main_phase(action, Phase.PERFORM, depth)
+        cls = type(action)
+        self._main_phase(action, self._prepare.get(cls), depth)
+        self._main_phase(action, self._perform.get(cls), depth)
 
-    def _main_phase(self, action: GameAction, phase: Phase, depth: int) -> None:
-        if action.cancelled:
-            return
-        handlers = self.game.bus.tables[phase].get(type(action))
-        if not handlers:
+    def _main_phase(self, action: GameAction, handlers: tuple | None, depth: int) -> None:
+        if not handlers or action.cancelled:
             return
         reactions: list[GameAction] = []
         game = self.game

@@ -41,13 +41,12 @@ class Choice(NamedTuple):
 END_TURN = Choice(ChoiceKind.END_TURN)
 
 
-def _source_refusal(game: Game, action: GameAction) -> str | None:
-    """Run the validators that do not look at the declared target."""
-    for validator in game.bus.tables[Phase.VALIDATE].get(type(action), ()):
-        reason = validator(game, action)
-        if reason is not None:
-            return reason
-    return None
+def _passes(game: Game, validators: tuple, probe: GameAction) -> bool:
+    """Run the validators that do not look at the declared target on a probe action."""
+    for validator in validators:
+        if validator(game, probe) is not None:
+            return False
+    return True
 
 
 def legal_choices(game: Game) -> list[Choice]:
@@ -63,13 +62,20 @@ def legal_choices(game: Game) -> list[Choice]:
     me = state.current
     player = state.players[me]
     out = [END_TURN]
+    validators = game.bus.tables[Phase.VALIDATE]
+    play_probe = PlayCard(me)  # one probe per kind, re-pointed at each source: validators only read it
+    play_validators = validators.get(PlayCard, ())
     for card in player.hand:
-        if card.cost > player.mana or _source_refusal(game, PlayCard(me, card)) is not None:
+        play_probe.card = card
+        if card.cost > player.mana or not _passes(game, play_validators, play_probe):
             continue
         for target in play_target_options(state, card):
             out.append(Choice(ChoiceKind.PLAY, card.uid, None if target is None else target.uid))
+    attack_probe = Attack(me)
+    attack_validators = validators.get(Attack, ())
     for attacker in (*player.hero_zone, *player.battlefield):
-        if attacker.attack <= 0 or _source_refusal(game, Attack(me, attacker, None)) is not None:  # type: ignore[arg-type]
+        attack_probe.attacker = attacker
+        if attacker.attack <= 0 or not _passes(game, attack_validators, attack_probe):
             continue
         for defender in attack_targets(state, attacker):
             out.append(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))

@@ -9,11 +9,8 @@ from .vocabulary import Zones
 
 def new_card(state: GameState, definition: CardDef, owner: int, zone: Zones) -> Card:
     """Create a card instance with a fresh uid and its printed stats."""
-    return Card(
-        uid=state.new_uid(), definition=definition, owner=owner, zone=zone, cost=definition.cost,
-        attack=definition.attack, health=definition.health, max_health=definition.health,
-        keywords=definition.keywords, durability=definition.durability,
-    )
+    return Card(state.new_uid(), definition, owner, zone, definition.cost, definition.attack, definition.health,
+                definition.health, definition.keywords, 0, 0, definition.durability)
 
 
 def new_player(state: GameState, index: int) -> Player:

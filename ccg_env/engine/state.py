@@ -103,6 +103,8 @@ ZONE_ATTRS: dict[Zones, str] = {
     Zones.GRAVEYARD: "graveyard",
 }
 
+_SEARCH_ORDER = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck")
+
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
 LIVE_ZONE_ATTRS = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
 
@@ -149,8 +151,10 @@ class GameState:
                 yield from cards
 
     def find(self, uid: int) -> Card | None:
-        """Return the card with this id from any zone, or None."""
-        for card in self.all_cards():
-            if card.uid == uid:
-                return card
+        """Return the card with this id from any zone, or None (cards in play are searched first)."""
+        for attr in _SEARCH_ORDER:
+            for player in self.players:
+                for card in getattr(player, attr):
+                    if card.uid == uid:
+                        return card
         return None
