@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 _SELF_ZONES = (Zones.HERO, Zones.BATTLEFIELD, Zones.WEAPON)
 BATTLECRY_PRIORITY = 1  # a minion's battlecry resolves before 'after you summon' triggers
-SECRET_PRIORITY = 2  # secrets spring before other reactions to the same phase
+SECRET_PRIORITY = 2  # 'when attacked' secrets spring before other reactions to the attack
+AFTER_PRIORITY = -1  # 'after your opponent plays / casts' secrets wait for the card's own effects
 
 
 def install(bus: EventBus) -> None:
@@ -65,7 +66,7 @@ def _spell_cast(game: Game, action: CastSpell) -> None:
 def _spell_resolves(game: Game, action: CastSpell) -> None:
     _fire(game, [action.card], Trigger.BATTLECRY, target=action.target)
     enemy_secrets = game.state.players[1 - action.player].secrets
-    _fire(game, enemy_secrets, Trigger.SECRET_SPELL_CAST, trigger_card=action.card, priority=SECRET_PRIORITY)
+    _fire(game, enemy_secrets, Trigger.SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
 
 
 def _summoned(game: Game, action: Summon) -> None:
@@ -73,7 +74,7 @@ def _summoned(game: Game, action: Summon) -> None:
     if action.played:
         _fire(game, [card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
         enemy_secrets = game.state.players[1 - action.player].secrets
-        _fire(game, enemy_secrets, Trigger.SECRET_MINION_PLAYED, trigger_card=card, priority=SECRET_PRIORITY)
+        _fire(game, enemy_secrets, Trigger.SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
     others = [c for c in _in_play(game, action.player) if c is not card]
     _fire(game, others, Trigger.MINION_SUMMONED, trigger_card=card)
 

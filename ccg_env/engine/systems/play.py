@@ -12,6 +12,8 @@ from ..vocabulary import CardType, Zones
 if TYPE_CHECKING:
     from ..game import Game
 
+MINION_ENTERS_PRIORITY = 1
+
 
 def install(bus: EventBus) -> None:
     bus.on(Phase.VALIDATE, PlayCard, _validate_in_hand)
@@ -35,8 +37,12 @@ def _leave_hand(game: Game, action: PlayCard) -> None:
     game.state.players[action.player].hand.remove(card)
     card.zone = Zones.NONE
     card.order_of_play = game.state.new_order()
-    follow_up = _FOLLOW_UPS[card.definition.card_type]
-    game.add_reaction(follow_up(action.player, card, action.target, order_of_play=card.order_of_play))
+    card_type = card.definition.card_type
+    # A played minion takes the board slot its play was validated against before 'whenever you play a card'
+    # triggers run: a trigger that summons (Illidan Stormrage) must not fill that slot and strand the card.
+    priority = MINION_ENTERS_PRIORITY if card_type is CardType.MINION else 0
+    game.add_reaction(_FOLLOW_UPS[card_type](action.player, card, action.target, priority=priority,
+                                             order_of_play=card.order_of_play))
 
 
 _FOLLOW_UPS = {

@@ -6,11 +6,15 @@ from typing import TYPE_CHECKING
 
 from ..actions import Attack, Destroy, EquipWeapon
 from ..events import EventBus, Phase
-from ..vocabulary import Zones
+from ..vocabulary import Keyword, Zones
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..state import Card
+
+
+#: Keywords a weapon lends its hero while equipped.
+WEAPON_KEYWORDS = int(Keyword.WINDFURY | Keyword.LIFESTEAL | Keyword.POISONOUS | Keyword.FREEZE)
 
 
 def install(bus: EventBus) -> None:
@@ -29,6 +33,7 @@ def _equip(game: Game, action: EquipWeapon) -> None:
         card.order_of_play = game.state.new_order()
     player.weapon.append(card)
     player.hero.attack = card.attack
+    player.hero.keywords |= card.keywords & WEAPON_KEYWORDS  # the hero strikes with the weapon's keywords
 
 
 def retire_weapon(game: Game, weapon: Card) -> None:
@@ -39,6 +44,7 @@ def retire_weapon(game: Game, weapon: Card) -> None:
         weapon.zone = Zones.GRAVEYARD
         player.graveyard.append(weapon)
         player.hero.attack = 0
+        player.hero.keywords &= ~(weapon.keywords & WEAPON_KEYWORDS)
 
 
 def _spend_durability(game: Game, action: Attack) -> None:

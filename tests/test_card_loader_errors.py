@@ -1,0 +1,143 @@
+"""Loader error messages: each kind of bad card or deck file fails with a DataError naming file, card and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ccg_env.engine import DataError, Game, Rules, default_cards, load_cards, load_deck
+
+MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
+
+
+def _write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _card_file(directory: Path, card: str) -> Path:
+    return _write(directory, "cards.yaml", f"cards:\n  - {card}\n")
+
+
+BAD_CARDS = {
+    "unknown field": (MINION + ", colour: red}", "colour", "unknown field"),
+    "string cost": ("{id: bad_card, name: Bad Card, type: minion, cost: '3', attack: 1, health: 1}", "cost",
+                    "expected an integer"),
+    "unknown effect": (MINION + ", abilities: [{trigger: battlecry, effect: explode, select: self}]}", "effect",
+                       "unknown value 'explode'"),
+    "unknown trigger": (MINION + ", abilities: [{trigger: on_sunday, effect: draw, amount: 1}]}", "trigger",
+                        "unknown value 'on_sunday'"),
+    "chosen without a target spec": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1,"
+                                     " select: chosen}]}", "select", "needs the card to have a 'target' spec"),
+    "no selector and no target spec": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1}]}",
+                                       "select", "missing required field"),
+    "unknown keyword": (MINION + ", keywords: [flying]}", "keywords", "unknown keyword 'flying'"),
+    "unknown mark filter": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                            " mark: {alliance: enemy, zones: active, filters: [shiny]}}]}", "mark",
+                            "unknown filter 'shiny'"),
+    "secret trigger on a minion": (MINION + ", abilities: [{trigger: secret_hero_attacked, effect: gain_armor,"
+                                   " amount: 1}]}", "trigger", "only for secret cards"),
+    "damage without an amount": (MINION + ", abilities: [{trigger: battlecry, effect: damage, select: self}]}",
+                                 "amount", "needs an amount"),
+    "minion without health": ("{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1}", "health",
+                              "needs attack and health"),
+    "target spec nothing uses": (MINION + ", target: {allowed: {alliance: any, zones: active}}}", "target",
+                                 "no ability acts on the chosen target"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CARDS))
+def test_bad_card_names_file_card_and_field(tmp_path, case):
+    card, field, reason = BAD_CARDS[case]
+    path = _card_file(tmp_path, card)
+    with pytest.raises(DataError) as caught:
+        load_cards([path])
+    error = caught.value
+    assert error.source == str(path) and "'bad_card'" in error.item and error.field == field
+    assert reason in error.reason
+    assert str(path) in str(error) and "bad_card" in str(error) and f"field '{field}'" in str(error)
+
+
+def test_summon_of_an_unknown_card_names_the_ability(tmp_path):
+    path = _card_file(tmp_path, MINION + ", abilities: [{trigger: deathrattle, effect: summon, card: ghost}]}")
+    with pytest.raises(DataError, match="unknown card id 'ghost'") as caught:
+        load_cards([path])
+    assert caught.value.source == str(path) and caught.value.field == "card"
+    assert caught.value.item == "card 'bad_card', abilities[0]"
+
+
+def test_duplicate_id_names_both_files(tmp_path):
+    text = "cards:\n  - {id: wisp, name: Wisp, type: minion, cost: 0, attack: 1, health: 1}\n"
+    first, second = _write(tmp_path, "a.yaml", text), _write(tmp_path, "b.yaml", text)
+    with pytest.raises(DataError, match="duplicate card id") as caught:
+        load_cards([first, second])
+    assert caught.value.source == str(second) and caught.value.field == "id" and str(first) in caught.value.reason
+
+
+def test_bad_yaml_syntax_names_the_file(tmp_path):
+    path = _write(tmp_path, "broken.yaml", "cards:\n  - {id: wisp, name: [unclosed\n")
+    with pytest.raises(DataError, match="not valid YAML") as caught:
+        load_cards([path])
+    assert caught.value.source == str(path)
+
+
+def test_a_bad_file_loads_nothing_at_all(tmp_path):
+    good = _card_file(tmp_path, "{id: pet, name: Pet, type: minion, cost: 1, attack: 1, health: 1}")
+    bad = _write(tmp_path, "zbad.yaml", f"cards:\n  - {MINION}, colour: red}}\n")
+    before = sorted(default_cards())
+    loaded = None
+    with pytest.raises(DataError):
+        loaded = load_cards([good, bad])
+    assert loaded is None
+    assert sorted(default_cards()) == before and "pet" not in default_cards()
+    assert sorted(load_cards([good])) == ["pet"]
+
+
+# --- decks ---------------------------------------------------------------------------------------
+
+
+def _deck_file(directory: Path, counts: dict[str, int]) -> Path:
+    body = "".join(f"  {card_id}: {count}\n" for card_id, count in counts.items())
+    return _write(directory, "my_deck.yaml", f"name: My Deck\ncards:\n{body}")
+
+
+FIFTEEN_PAIRS = dict.fromkeys(
+    ["wisp", "river_crocolisk", "bloodfen_raptor", "magma_rager", "chillwind_yeti", "boulderfist_ogre", "core_hound",
+     "goldshire_footman", "senjin_shieldmasta", "bluegill_warrior", "wolfrider", "consecration", "arcane_intellect",
+     "fireball", "fiery_war_axe"], 2)
+
+BAD_DECKS = {
+    "unknown card id": ({**FIFTEEN_PAIRS, "wisp": 1, "no_such_card": 1}, "cards.no_such_card", "unknown card id"),
+    "too many copies": ({**FIFTEEN_PAIRS, "wisp": 3, "core_hound": 1}, "cards.wisp", "at most 2"),
+    "wrong size": ({**FIFTEEN_PAIRS, "wisp": 1}, "cards", "has 29 cards"),
+    "token in deck": ({**FIFTEEN_PAIRS, "wisp": 1, "the_coin": 1}, "cards.the_coin", "not collectible"),
+    "string count": ({**FIFTEEN_PAIRS, "wisp": "two"}, "cards.wisp", "expected a positive count"),
+}
+
+
+def test_the_reference_deck_of_these_cases_is_valid(tmp_path):
+    deck = load_deck(_deck_file(tmp_path, FIFTEEN_PAIRS), default_cards(), Rules.load())
+    assert len(deck.cards) == 30 and deck.name == "My Deck"
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DECKS))
+def test_bad_deck_names_file_deck_and_card(tmp_path, case):
+    counts, field, reason = BAD_DECKS[case]
+    path = _deck_file(tmp_path, counts)
+    with pytest.raises(DataError) as caught:
+        load_deck(path, default_cards(), Rules.load())
+    error = caught.value
+    assert (error.source, error.item, error.field) == (str(path), "deck 'My Deck'", field)
+    assert reason in error.reason and str(path) in str(error)
+
+
+def test_game_new_with_a_bad_user_deck_file_raises_before_any_game_exists(tmp_path):
+    path = _deck_file(tmp_path, {**FIFTEEN_PAIRS, "wisp": 3, "core_hound": 1})
+    game = None
+    with pytest.raises(DataError, match="at most 2"):
+        game = Game.new(0, decks=[path, "aggro"])
+    assert game is None
+    good = _deck_file(tmp_path, FIFTEEN_PAIRS)
+    assert Game.new(0, decks=[good, "aggro"]).turn == 1
