@@ -117,3 +117,21 @@ def test_weapon_lets_the_hero_attack_and_breaks():
     attack(game, hero, game.player(1).hero)
     assert game.player(0).weapon == [] and hero.attack == 0
     assert game.player(0).graveyard[-1].definition.id == "fiery_war_axe"
+
+
+def test_weapon_keywords_strike_with_the_hero_while_equipped(tmp_path):
+    from ccg_env.engine import load_cards
+    from ccg_env.engine.cards import default_cards
+
+    path = tmp_path / "weapon.yaml"
+    path.write_text("cards:\n  - {id: venom_blade, name: Venom Blade, type: weapon, cost: 1, attack: 1, "
+                    "durability: 1, keywords: [poisonous, lifesteal]}\n")
+    cards = load_cards([*default_cards().sources, path])
+    game = Game.from_scenario(board({"hand": ["venom_blade"], "health": 20}, {"battlefield": ["boulderfist_ogre"]}),
+                              cards=cards)
+    play(game, "venom_blade")
+    hero = game.player(0).hero
+    attack(game, hero, game.player(1).battlefield[0])
+    assert minions(game, 1) == []  # poisonous
+    assert hero.health == 20 - 6 + 1  # the ogre hits back for 6, lifesteal heals 1
+    assert game.player(0).weapon == [] and not hero.keywords  # the broken weapon takes its keywords along
