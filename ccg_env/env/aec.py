@@ -1,0 +1,358 @@
+"""The PettingZoo AEC environment ``ccg_env_v0``: a two-player card game duel with action masks.
+
+Two players duel with 30-card decks under the rules in ``configs/rules/default.yaml``. The rules engine
+(:mod:`ccg_env.engine`) runs headless and synchronous behind this env, which only translates between the
+engine and spaces, like PettingZoo's tic-tac-toe.
+
+| Creation          | ``ccg_env.env(**config)`` (wrapped), ``ccg_env.raw_env(**config)``         |
+|-------------------|----------------------------------------------------------------------------|
+| Agents            | ``["player_0", "player_1"]`` (``player_0`` moves first)                    |
+| Action space      | ``Discrete(N)``, ``N = 1 + H*(3 + 2B) + (1 + B)**2`` (235 by default)       |
+| Observation space | ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``   |
+| Parallel API      | No (``is_parallelizable=False``)                                           |
+
+``H`` is the hand limit (10), ``B`` the battlefield limit (7), ``C`` the number of cards in the card set.
+An agent acts many times per turn: ``agent_selection`` follows the engine's current player and changes only
+when a turn ends.
+
+## Action layout
+
+| ids                  | meaning                                      | decoding                               |
+|----------------------|----------------------------------------------|----------------------------------------|
+| ``0``                | end turn                                     |                                        |
+| ``1 .. H*T``         | play hand slot ``h`` at target slot ``t``    | ``h, t = divmod(id - 1, T)``           |
+| ``1 + H*T .. N - 1`` | attack with attacker ``a`` at defender ``d`` | ``a, d = divmod(id - 1 - H*T, 1 + B)`` |
+
+Target slots (``T = 3 + 2B``): ``0`` no target, ``1`` own hero, ``2 .. B+1`` own minions left to right,
+``B+2`` enemy hero, ``B+3 .. 2B+2`` enemy minions. Attackers: ``0`` own hero, ``1 .. B`` own minions.
+Defenders: ``0`` enemy hero, ``1 .. B`` enemy minions. :mod:`ccg_env.env.codec` maps ids to engine
+``Choice`` values and back (``ActionLayout.describe(id)`` says what an id means).
+
+## Observation pieces
+
+One flat float32 vector from the observing player's point of view, made of these pieces in this order
+(``ObservationEncoder.pieces`` gives each one's slice; ``encoder.view(vec)`` reshapes a vector per piece and
+``encoder.columns[name]`` names the features along each piece's last axis):
+
+| piece             | shape       | features                                                                   |
+|-------------------|-------------|----------------------------------------------------------------------------|
+| own_hero          | (7,)        | health, armor, attack, weapon attack, weapon durability, frozen, can attack |
+| enemy_hero        | (7,)        | the same for the enemy hero                                                |
+| mana              | (3,)        | own mana, own max mana, enemy max mana                                     |
+| zone_sizes        | (2, 5)      | own row, enemy row: deck, hand, graveyard, battlefield, secrets sizes      |
+| fatigue           | (2,)        | own and enemy fatigue counters                                             |
+| turn              | (2,)        | turn number, 1 if the observer moved first                                 |
+| own_hand          | (H, 19 + C) | per slot: present, cost, attack, health, affordable, keywords (8), type    |
+|                   |             | (minion, spell, weapon, secret), has target, target required, card (C)    |
+| own_battlefield   | (B, 15 + C) | per slot: present, attack, health, max health, can attack, sleeping,       |
+|                   |             | frozen, keywords (8), card (C)                                             |
+| enemy_battlefield | (B, 15 + C) | the same for the enemy's minions                                           |
+| own_secrets       | (C,)        | count of each own secret card                                              |
+
+Keywords are bits (taunt, charge, divine shield, windfury, lifesteal, poisonous, stealth, freeze); type and
+card are one-hots, cards in the order of their ids sorted alphabetically. A weapon in hand shows its
+durability as health. "Can attack" means now for the side on turn and on its next turn for the other side;
+"sleeping" is summoning sickness. Hidden information stays hidden: the enemy hand is only a size and its
+secrets only a count; no deck order is encoded. Values are raw game numbers clipped into the Box bounds
+(stats cap at 100); multiply by ``encoder.scale`` for values in ``[0, 1]``.
+
+## Masks
+
+``observation["action_mask"]`` is an int8 vector with ones exactly at the ids of the engine's legal choices,
+which come from the TargetSystem's candidates and the validators that ``Game.apply`` runs, so every masked
+action is accepted and every other one is refused. The agent not on turn, and every agent once the game is
+over, gets all zeros. In the wrapped env an unmasked action ends the game with -1 for the offender; the raw
+env raises ``ValueError``.
+
+## Rewards
+
++1 to the winner and -1 to the loser when a hero dies; 0 to both for a draw (both heroes dead at once) or a
+truncation at the turn limit (``truncations`` rather than ``terminations`` are set then). ``infos[agent]`` is
+``{"result": None | "win" | "draw" | "turn_limit", "turn": int, "winner": None | "player_0" | "player_1"}``.
+
+With ``reward_shaping=True`` every step also pays each agent the change of its potential
+``SHAPING_SCALE * (own hero health + armor - (enemy hero health + armor)) / hero_health`` (health counted
+from 0, ``SHAPING_SCALE = 0.1``); the shaping is zero-sum and telescopes, so a whole game adds at most a
+few tenths to the final reward.
+
+## Rendering
+
+``render_mode="ansi"``: ``render()`` returns both boards, the acting player's hand (the enemy hand as a
+count), mana, health and armor, weapons, secrets (the enemy's as a count) and the last few root actions with
+their reaction trees indented. ``"human"`` prints the same text after every step. A render mode turns the
+engine's action log on.
+
+## Configuration
+
+| argument       | default          | meaning                                                                      |
+|----------------|------------------|------------------------------------------------------------------------------|
+| rules          | packaged default | a ``Rules`` object or a rules YAML path                                      |
+| cards          | packaged cards   | a ``CardSet``, a card YAML path or a list of paths                           |
+| decks          | midrange, aggro  | two decks (packaged names, YAML paths or ``Deck`` objects), or ``"random"``: |
+|                |                  | each seat gets a packaged deck drawn with the game's seed                    |
+| turn_limit     | the rules' value | turns (both players counted) before the game ends as a truncation            |
+| seed           | None             | seed of the first ``reset()``; ``reset(seed=s)`` plays ``Game.new(seed=s)``  |
+| render_mode    | None             | ``"ansi"`` or ``"human"``                                                    |
+| reward_shaping | False            | add the health-difference shaping described above                            |
+| log            | False            | keep the engine's action log (``env.unwrapped.game.log``); slower            |
+
+``reset()`` without a seed draws the next game seed from a generator seeded by the last seed given, so a
+sequence of resets is reproducible too. ``reset(options={"scenario": {...}})`` starts from a board described
+as data (see :mod:`ccg_env.engine.scenario`), for tests and notebooks. ``env.unwrapped.game`` is the engine
+game (clone it, don't mutate it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import random
+from pathlib import Path
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..engine import CardSet, Deck, Game, IllegalActionError, Result, Rules, default_cards, load_cards
+from ..engine.decks import default_deck_paths, resolve_deck
+from ..engine.game import DEFAULT_DECKS
+from .codec import ActionCodec, ActionLayout
+from .masks import legal_mask
+from .observation import ObservationEncoder
+from .render import render_text
+
+AGENTS = ("player_0", "player_1")
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
+SHAPING_SCALE = 0.1
+
+
+def env(**config: Any) -> AECEnv:
+    """Return the AEC env wrapped like PettingZoo's classic envs (illegal action: -1, bounds and order checked)."""
+    wrapped: AECEnv = raw_env(**config)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def raw_env(**config: Any) -> CcgAECEnv:
+    """Return the unwrapped AEC env (see the module documentation for ``config``)."""
+    return CcgAECEnv(**config)
+
+
+def _as_seed(seed: Any) -> int:
+    """Return a seed as a Python int (NumPy integers accepted), or raise a clear TypeError."""
+    try:
+        return operator.index(seed)
+    except TypeError:
+        raise TypeError(f"seed: expected an integer or None, got {seed!r}") from None
+
+
+def resolve_rules(rules: Rules | str | Path | None, turn_limit: int | None = None) -> Rules:
+    """Load rules from a ``Rules``, a path or None (packaged default), with an optional turn limit override."""
+    if rules is None or isinstance(rules, (str, Path)):
+        rules = Rules.load(rules)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules: expected a Rules object or a YAML path, got {type(rules).__name__}")
+    if turn_limit is not None:
+        if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1:
+            raise ValueError(f"turn_limit: expected a positive integer, got {turn_limit!r}")
+        rules = dataclasses.replace(rules, turn_limit=turn_limit)
+    return rules
+
+
+def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None) -> CardSet:
+    """Load a card set from a ``CardSet``, one YAML path, a list of paths, or None (packaged cards)."""
+    if cards is None:
+        return default_cards()
+    if isinstance(cards, CardSet):
+        return cards
+    if isinstance(cards, (str, Path)):
+        return load_cards([cards])
+    return load_cards(list(cards))
+
+
+def resolve_decks(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, Deck] | list[Deck]:
+    """Return the two seats' decks, or (for ``"random"``) the packaged pool to draw each seat's deck from."""
+    if decks == "random":
+        return [resolve_deck(name, cards, rules) for name in default_deck_paths()]
+    specs = DEFAULT_DECKS if decks is None else decks
+    if isinstance(specs, (str, Path, Deck)) or len(specs) != 2:
+        raise ValueError(f"decks: expected two decks (names, paths or Deck objects) or 'random', got {decks!r}")
+    return resolve_deck(specs[0], cards, rules), resolve_deck(specs[1], cards, rules)
+
+
+class CcgAECEnv(AECEnv, EzPickle):
+    """The card game as a PettingZoo AEC env; see the module documentation."""
+
+    metadata = {"name": "ccg_env_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
+                 turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
+                 reward_shaping: bool = False, log: bool = False) -> None:
+        EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        self.render_mode = render_mode
+        self.rules = resolve_rules(rules, turn_limit)
+        self.cards = resolve_cards(cards)
+        self._decks = resolve_decks(decks, self.cards, self.rules)
+        self._random_decks = decks == "random"
+        self.reward_shaping = bool(reward_shaping)
+        self._log = bool(log) or render_mode is not None
+        self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
+        self.encoder = ObservationEncoder(self.rules, self.cards)
+        self._n_actions = self.codec.layout.size
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.codec.layout.size) for a in AGENTS}
+        self.observation_spaces = {a: self._observation_space() for a in AGENTS}
+        self._next_seed = None if seed is None else _as_seed(seed)
+        self._seed_source = random.Random(self._next_seed)
+        self.game: Game | None = None
+        self.game_seed: int | None = None
+
+    def _observation_space(self) -> gymnasium.spaces.Dict:
+        mask = gymnasium.spaces.Box(0, 1, (self.codec.layout.size,), dtype=np.int8)
+        observation = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
+        return gymnasium.spaces.Dict({"observation": observation, "action_mask": mask})
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        return self.action_spaces[agent]
+
+    # --- episode -------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; ``seed`` (or the next seed of the env's sequence) seeds the game's generator.
+
+        ``options={"scenario": {...}}`` starts from a board described as data instead (the format of
+        :mod:`ccg_env.engine.scenario`); other option keys are ignored.
+        """
+        if seed is None:
+            seed = self._next_seed if self._next_seed is not None else self._seed_source.getrandbits(63)
+        seed = _as_seed(seed)
+        self._next_seed = None
+        self._seed_source = random.Random(seed)
+        self.game_seed = seed
+        scenario = (options or {}).get("scenario")
+        if scenario is not None:
+            self.game = Game.from_scenario(scenario, seed, rules=self.rules, cards=self.cards, log=self._log)
+        else:
+            self.game = Game.new(seed, decks=self._pick_decks(seed), rules=self.rules, cards=self.cards,
+                                 log=self._log)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {"result": None, "turn": self.game.turn, "winner": None} for a in AGENTS}
+        self._potential = self._health_potential()
+        self.agent_selection = AGENTS[self.game.current_player]
+
+    def _pick_decks(self, seed: int) -> Sequence[Deck]:
+        if not self._random_decks:
+            return self._decks
+        picker = random.Random(f"decks-{seed}")
+        return [picker.choice(self._decks), picker.choice(self._decks)]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Return ``agent``'s observation vector and action mask (fresh arrays)."""
+        if self.game is None:
+            raise RuntimeError("observe() before reset(): call reset() to start a game")
+        seat = _SEATS[agent]
+        observation = np.empty(self.encoder.size, dtype=np.float32)
+        self.encoder.encode(self.game, seat, observation)
+        mask = np.empty(self._n_actions, dtype=np.int8)
+        legal_mask(self.game, self.codec, seat, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
+        if self.game is None:
+            raise RuntimeError("step() before reset(): call reset() to start a game")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._apply(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        for info in self.infos.values():
+            info["turn"] = game.state.turn
+        if self.reward_shaping:
+            self._set_shaping_rewards()
+        if game.state.result is not None:
+            self._finish(agent)
+        else:
+            self.agent_selection = AGENTS[game.state.current]
+        if self.reward_shaping or game.state.result is not None:
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _apply(self, agent: str, action: int | None) -> None:
+        if action is None:
+            raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
+        action_id = int(action)
+        choice = self.codec.decode(self.game, action_id)
+        if choice is None:
+            raise ValueError(f"{agent}: action {action_id} ({self.codec.layout.describe(action_id)}) "
+                             f"names an empty slot; pick an action with action_mask == 1")
+        try:
+            self.game.apply(choice)
+        except IllegalActionError as error:
+            raise ValueError(f"{agent}: action {action_id} ({self.codec.layout.describe(action_id)}) is "
+                             f"illegal now: {error}") from error
+
+    def _finish(self, agent: str) -> None:
+        state = self.game.state
+        winner = AGENTS[state.winner] if state.winner is not None else None
+        for name in AGENTS:
+            self.infos[name].update(result=state.result.value, winner=winner)
+            if winner is not None:
+                self.rewards[name] += 1.0 if name == winner else -1.0
+        done = {name: True for name in AGENTS}
+        if state.result is Result.TURN_LIMIT:
+            self.truncations = done
+        else:
+            self.terminations = done
+        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+
+    # --- shaping -------------------------------------------------------------------------------
+
+    def _health_potential(self) -> float:
+        """Seat 0's potential: scaled difference of effective hero health (seat 1's is its negative)."""
+        own, enemy = (p.hero for p in self.game.state.players)
+        own_health, enemy_health = max(own.health, 0) + own.armor, max(enemy.health, 0) + enemy.armor
+        return SHAPING_SCALE * (own_health - enemy_health) / self.rules.hero_health
+
+    def _set_shaping_rewards(self) -> None:
+        potential = self._health_potential()
+        change, self._potential = potential - self._potential, potential
+        self.rewards = {AGENTS[0]: change, AGENTS[1]: -change}
+
+    # --- rendering -----------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """Return (``"ansi"``) or print (``"human"``) the board seen by the acting player."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.game is None:
+            text = "(no game yet: call reset() first)"
+        else:
+            text = render_text(self.game, AGENTS.index(self.agent_selection), names=AGENTS)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (the engine holds no external resources)."""

@@ -1,0 +1,24 @@
+"""The action mask: the engine's legal choices (TargetSystem candidates and validators) as action ids."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import Game
+from .codec import ActionCodec
+
+
+def legal_ids(game: Game, codec: ActionCodec) -> list[int]:
+    """Return the action ids of every legal choice of the player on turn (empty once the game is over)."""
+    return codec.encode_all(game, game.legal_actions())
+
+
+def legal_mask(game: Game, codec: ActionCodec, player: int, out: np.ndarray) -> None:
+    """Write ``player``'s int8 action mask into ``out`` (shape ``(codec.layout.size,)``).
+
+    Ones exactly at the ids of the legal choices when ``player`` is on turn and the game is not over;
+    all zeros otherwise.
+    """
+    out.fill(0)
+    if game.state.result is None and game.state.current == player:
+        out[legal_ids(game, codec)] = 1

@@ -1,0 +1,93 @@
+"""Text rendering of a game from one seat's point of view: boards, own hand, mana, heroes and recent actions."""
+
+from __future__ import annotations
+
+from ..engine import Card, Game, Player
+from ..engine.cards import keyword_names
+
+#: How many of the most recent root actions (each with its reaction tree) the render shows.
+RECENT_ROOT_ACTIONS = 3
+#: Longest reaction-tree excerpt shown, in lines (the newest lines are kept).
+MAX_LOG_LINES = 30
+
+
+def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0", "player_1"),
+                recent: int = RECENT_ROOT_ACTIONS) -> str:
+    """Return the board as text, seen by seat ``viewer``: the enemy hand and secrets appear only as counts.
+
+    Args:
+        game: the game to draw.
+        viewer: the seat whose hand and secrets are shown.
+        names: the seats' display names.
+        recent: how many recent root actions to list with their reaction trees (needs ``game.log``).
+    """
+    state = game.state
+    me, enemy = state.players[viewer], state.players[1 - viewer]
+    lines = [_status_line(game, names)]
+    lines += _side_lines(f"Enemy ({names[1 - viewer]})", enemy, hidden=True)
+    lines += _side_lines(f"You ({names[viewer]})", me, hidden=False)
+    lines.append("Recent actions:")
+    lines += ["  " + line for line in recent_actions(game, recent)]
+    return "\n".join(lines)
+
+
+def _status_line(game: Game, names: tuple[str, str]) -> str:
+    state = game.state
+    if state.result is None:
+        return f"Turn {state.turn}: {names[state.current]} to act"
+    winner = f", winner {names[state.winner]}" if state.winner is not None else ""
+    return f"Turn {state.turn}: game over ({state.result.value}{winner})"
+
+
+def _side_lines(title: str, player: Player, *, hidden: bool) -> list[str]:
+    hero = player.hero
+    armor = f" +{hero.armor} armor" if hero.armor else ""
+    weapon = f", weapon {_weapon(player.weapon[0])}" if player.weapon else ""
+    frozen = " (frozen)" if hero.is_frozen else ""
+    lines = [
+        f"{title}: hero {hero.health}/{hero.max_health}{armor}, attack {hero.attack}{weapon}{frozen}",
+        f"  mana {player.mana}/{player.max_mana}, deck {len(player.deck)}, hand {len(player.hand)}, "
+        f"graveyard {len(player.graveyard)}, fatigue {player.fatigue}",
+        "  battlefield: " + (", ".join(_minion(c) for c in player.battlefield) or "(empty)"),
+    ]
+    if hidden:
+        lines.append(f"  secrets: {len(player.secrets)} (hidden)")
+    else:
+        lines.append("  secrets: " + (", ".join(c.name for c in player.secrets) or "(none)"))
+        lines.append("  hand: " + (", ".join(f"[{i}] {_hand_card(c)}" for i, c in enumerate(player.hand))
+                                   or "(empty)"))
+    return lines
+
+
+def _weapon(card: Card) -> str:
+    return f"{card.name}#{card.uid} {card.attack}/{card.durability}"
+
+
+def _minion(card: Card) -> str:
+    tags = keyword_names(card.keywords)
+    if card.sleeping:
+        tags.append("sleeping")
+    if card.is_frozen:
+        tags.append("frozen")
+    extra = f" ({', '.join(tags)})" if tags else ""
+    return f"{card.name}#{card.uid} {card.attack}/{card.health}{extra}"
+
+
+def _hand_card(card: Card) -> str:
+    stats = {"minion": f" {card.attack}/{card.health}", "weapon": f" {card.attack}/{card.durability}"}
+    return f"{card.name}#{card.uid} ({card.cost}){stats.get(card.card_type.value, '')}"
+
+
+def recent_actions(game: Game, roots: int = RECENT_ROOT_ACTIONS) -> list[str]:
+    """Return the last ``roots`` root actions and their reactions, indented by depth in the reaction tree."""
+    if game.state.log is None:
+        return ["(the action log is off: create the game or env with log=True to see actions)"]
+    log = game.state.log
+    start, seen = len(log), 0
+    while start > 0 and seen < roots:
+        start -= 1
+        seen += log[start].depth == 0
+    lines = [str(entry) for entry in log[start:]]
+    if len(lines) > MAX_LOG_LINES:
+        lines = [f"... ({len(lines) - MAX_LOG_LINES + 1} earlier lines)"] + lines[-MAX_LOG_LINES + 1:]
+    return lines or ["(none yet)"]

@@ -1,0 +1,218 @@
+"""AEC env behaviour: turns, rewards and infos, truncation, seeding, configuration, illegal moves, rendering."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from ccg_env.engine import Choice, ChoiceKind, DataError, Game, Rules
+from ccg_env.env.aec import AGENTS, SHAPING_SCALE, env, raw_env
+
+#: player_0 to act with a 10-mana fireball in hand; player_1's hero has 5 health.
+LETHAL = {"current": 0, "players": [{"mana": 10, "hand": ["fireball"]}, {"health": 5, "hand": ["wisp"]}]}
+
+
+def fireball_face_id(raw) -> int:
+    """Action id of 'play hand slot 0 at the enemy hero'."""
+    return 1 + raw.codec.layout.max_battlefield + 2
+
+
+def play_random(e, seed: int) -> list[str]:
+    """Play a whole game with random legal actions; return the agents in the order they were selected."""
+    rng = random.Random(seed)
+    order = []
+    for agent in e.agent_iter():
+        observation, _, terminated, truncated, _ = e.last()
+        order.append(agent)
+        e.step(None if terminated or truncated else rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    return order
+
+
+def test_agent_selection_follows_the_engines_current_player():
+    raw = raw_env()
+    raw.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(60):
+        assert raw.agent_selection == AGENTS[raw.game.current_player]
+        mask = raw.observe(raw.agent_selection)["action_mask"]
+        raw.step(rng.choice(np.flatnonzero(mask).tolist()))
+        if raw.game.is_over:
+            break
+    assert raw.game.turn > 3
+
+
+def test_a_win_pays_plus_and_minus_one_and_fills_infos():
+    raw = raw_env()
+    raw.reset(seed=0, options={"scenario": LETHAL})
+    raw.step(fireball_face_id(raw))
+    assert raw.terminations == {"player_0": True, "player_1": True} and not any(raw.truncations.values())
+    assert raw.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert raw.infos["player_0"] == {"result": "win", "turn": 1, "winner": "player_0"}
+    assert raw.agent_selection == "player_1"
+    _, reward, terminated, _, _ = raw.last()
+    assert reward == -1.0 and terminated
+    with pytest.raises(ValueError):
+        raw.step(0)  # a done agent may only step None
+    raw.step(None)
+    _, reward, _, _, _ = raw.last()
+    assert raw.agents == ["player_0"] and reward == 1.0
+    raw.step(None)
+    assert raw.agents == []
+
+
+def test_a_draw_pays_zero():
+    raw = raw_env()
+    raw.reset(seed=0, options={"scenario": {"current": 0, "players": [{}, {}]}})
+    for player in raw.game.state.players:
+        player.hero.health = 0  # both heroes dead: the reaper after the next action ends the game in a draw
+    raw.step(0)
+    assert raw.game.result.value == "draw"
+    assert raw.rewards == {"player_0": 0.0, "player_1": 0.0} and all(raw.terminations.values())
+    assert raw.infos["player_1"]["winner"] is None
+
+
+def test_the_turn_limit_truncates_both_agents_with_zero_reward():
+    raw = raw_env(turn_limit=4)
+    assert raw.rules.turn_limit == 4
+    raw.reset(seed=1)
+    for _ in range(4):
+        raw.step(0)  # end turn
+    assert raw.truncations == {"player_0": True, "player_1": True} and not any(raw.terminations.values())
+    assert raw.rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert raw.infos["player_0"]["result"] == "turn_limit" and raw.infos["player_0"]["turn"] == 5
+    assert raw.observation_space("player_0").contains(raw.observe("player_0"))
+
+
+def test_same_seed_same_game_and_reset_sequences_are_reproducible():
+    first, second = raw_env(seed=11), raw_env(seed=11)
+    first.reset()
+    second.reset(seed=11)
+    assert first.game.to_json() == second.game.to_json() == Game.new(seed=11, log=False).to_json()
+    first.reset()
+    second.reset()
+    assert first.game_seed == second.game_seed != 11
+    assert first.game.to_json() == second.game.to_json()
+    assert raw_env(seed=np.int64(11)).game is None  # NumPy seeds are accepted; no game before reset()
+    third = raw_env(seed=11)
+    third.reset(seed=12)
+    assert third.game.to_json() != first.game.to_json()
+
+
+def test_random_decks_come_from_the_packaged_pool_and_depend_on_the_seed():
+    raw = raw_env(decks="random")
+    seen = set()
+    for seed in range(12):
+        raw.reset(seed=seed)
+        seen.add(tuple(sorted({c.definition.id for c in raw.game.state.players[0].deck})))
+    assert len(seen) > 2
+
+
+@pytest.mark.parametrize("config, error, words", [
+    ({"decks": ["midrange"]}, ValueError, "two decks"),
+    ({"decks": ["midrange", "no_such_deck"]}, DataError, "no_such_deck"),
+    ({"turn_limit": 0}, ValueError, "turn_limit"),
+    ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
+    ({"rules": 3}, TypeError, "rules"),
+    ({"seed": 1.5}, TypeError, "seed"),
+])
+def test_bad_configuration_is_refused_with_a_clear_error(config, error, words):
+    with pytest.raises(error, match=words):
+        raw_env(**config)
+
+
+def test_rules_object_and_log_are_used():
+    raw = raw_env(rules=Rules(max_battlefield=5), log=True)
+    raw.reset(seed=0)
+    assert raw.action_space("player_0").n == 1 + 10 * 13 + 6 * 6
+    assert len(raw.game.log) > 0
+
+
+def test_wrapped_env_ends_the_game_with_minus_one_for_an_illegal_action():
+    e = env()
+    e.reset(seed=4)
+    mask = e.observe("player_0")["action_mask"]
+    e.step(int(np.flatnonzero(mask == 0)[0]))
+    assert e.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert all(e.terminations.values())
+
+
+def test_a_random_game_through_the_wrapped_env_ends_with_both_agents_removed():
+    e = env(seed=8)
+    e.reset()
+    order = play_random(e, 8)
+    assert e.agents == [] and set(order[-2:]) == set(AGENTS)
+    assert e.unwrapped.game.is_over
+
+
+def test_reward_shaping_is_zero_sum_and_telescopes():
+    raw = raw_env(reward_shaping=True)
+    raw.reset(seed=0, options={"scenario": LETHAL})
+    raw.step(fireball_face_id(raw))
+    expected = SHAPING_SCALE * 5 / raw.rules.hero_health
+    assert raw.rewards["player_0"] == pytest.approx(1.0 + expected)
+    assert raw.rewards["player_1"] == pytest.approx(-1.0 - expected)
+    plain = raw_env()
+    plain.reset(seed=3)
+    shaped = raw_env(reward_shaping=True)
+    shaped.reset(seed=3)
+    play_random(plain, 3)
+    total = {a: 0.0 for a in AGENTS}
+    rng = random.Random(3)
+    for agent in shaped.agent_iter():
+        observation, reward, terminated, truncated, _ = shaped.last()
+        total[agent] += reward
+        shaped.step(None if terminated or truncated else
+                    rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    assert total["player_0"] == pytest.approx(-total["player_1"])
+
+
+def test_ansi_render_shows_own_hand_only_and_the_reaction_tree():
+    raw = raw_env(render_mode="ansi")
+    board = {"current": 0, "players": [{"mana": 10, "hand": ["wisp"]}, {"hand": ["core_hound"]}]}
+    raw.reset(seed=0, options={"scenario": board})
+    raw.step(1)  # play the wisp
+    text = raw.render()
+    assert "Wisp" in text and "Core Hound" not in text and "hand 1" in text
+    assert "PlayCard(" in text and "\n    Summon(" in text  # the summon is indented under the play
+    raw.step(0)
+    assert "Core Hound" in raw.render()  # now player_1 acts and sees its own hand
+
+
+def test_render_without_a_mode_warns_and_returns_none():
+    raw = raw_env()
+    raw.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert raw.render() is None
+
+
+def test_choice_ids_round_trip_through_the_codec_in_the_env():
+    raw = raw_env()
+    raw.reset(seed=9)
+    choices = raw.game.legal_actions()
+    ids = raw.codec.encode_all(raw.game, choices)
+    assert [raw.codec.decode(raw.game, i) for i in ids] == choices
+    assert Choice(ChoiceKind.END_TURN) in choices
+
+
+def test_env_pickles_for_subprocess_vectorisation():
+    import pickle
+
+    original = raw_env(seed=3, decks="random", turn_limit=30)
+    copy = pickle.loads(pickle.dumps(original))
+    original.reset()
+    copy.reset()
+    assert copy.rules.turn_limit == 30 and copy.game.to_json() == original.game.to_json()
+
+
+def test_render_text_says_when_the_log_is_off_and_raw_env_needs_a_reset_first():
+    from ccg_env.env.render import render_text
+
+    raw = raw_env()
+    with pytest.raises(RuntimeError, match="reset"):
+        raw.observe("player_0")
+    with pytest.raises(RuntimeError, match="reset"):
+        raw.step(0)
+    raw.reset(seed=0)
+    assert "log is off" in render_text(raw.game, 0)

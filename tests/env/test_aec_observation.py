@@ -1,0 +1,127 @@
+"""The observation encoder: layout, documented piece table, known values, bounds and hidden information."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+from ccg_env.engine import Game, Keyword, Rules, default_cards
+from ccg_env.env import aec
+from ccg_env.env.observation import ObservationEncoder, card_order
+
+RULES = Rules.load()
+
+
+@pytest.fixture(scope="module")
+def encoder() -> ObservationEncoder:
+    return ObservationEncoder(RULES, default_cards())
+
+
+BOARD = {
+    "current": 0, "turn": 7,
+    "players": [
+        {"health": 25, "armor": 3, "mana": 4, "max_mana": 5, "fatigue": 2, "weapon": "fiery_war_axe",
+         "hand": ["fireball", "wisp"], "deck": ["wisp", "wisp"], "secrets": ["explosive_trap"],
+         "battlefield": [{"card": "chillwind_yeti", "health": 3, "keywords": ["taunt"]},
+                         {"card": "wolfrider", "sleeping": True}]},
+        {"health": 18, "mana": 6, "max_mana": 6, "hand": ["core_hound", "wisp", "wisp"],
+         "secrets": ["explosive_trap"], "battlefield": [{"card": "magma_rager", "attack": 7}]},
+    ],
+}
+
+
+def encoded(encoder: ObservationEncoder, game: Game, player: int) -> dict[str, np.ndarray]:
+    out = encoder.new_buffer()
+    encoder.encode(game, player, out)
+    return encoder.view(out)
+
+
+def test_pieces_are_contiguous_and_cover_the_vector(encoder):
+    stops = [0] + [p.stop for p in encoder.pieces]
+    assert [p.start for p in encoder.pieces] == stops[:-1]
+    assert encoder.size == stops[-1] == encoder.space.shape[0]
+    for piece in encoder.pieces:
+        assert piece.stop - piece.start == int(np.prod(piece.shape))
+        assert len(encoder.columns[piece.name]) == piece.shape[-1]
+
+
+def test_documented_piece_table_matches_the_encoder(encoder):
+    table = re.findall(r"^\| (\w+) +\| (\([^)]*\)) +\|", aec.__doc__, flags=re.MULTILINE)
+    names = {"H": RULES.max_hand, "B": RULES.max_battlefield, "C": len(default_cards())}
+    documented = [(name, tuple(np.atleast_1d(eval(shape, {}, names)).tolist())) for name, shape in table]
+    assert documented == [(p.name, p.shape) for p in encoder.pieces]
+
+
+def test_known_board_is_encoded_from_the_acting_players_point_of_view(encoder):
+    game = Game.from_scenario(BOARD, cards=default_cards())
+    view = encoded(encoder, game, 0)
+    assert view["own_hero"].tolist() == [25, 3, 3, 3, 2, 0, 1]  # weapon 3/2 gives attack 3, can attack
+    assert view["enemy_hero"].tolist() == [18, 0, 0, 0, 0, 0, 0]
+    assert view["mana"].tolist() == [4, 5, 6]
+    assert view["zone_sizes"].tolist() == [[2, 2, 0, 2, 1], [0, 3, 0, 1, 1]]
+    assert view["fatigue"].tolist() == [2, 0] and view["turn"].tolist() == [7, 1]
+    ids = [c.id for c in card_order(default_cards())]
+    columns = encoder.columns["own_battlefield"]
+    yeti, wolfrider = view["own_battlefield"][:2]
+    assert yeti[columns.index("card_chillwind_yeti")] == 1 and yeti[:7].tolist() == [1, 4, 3, 5, 1, 0, 0]
+    assert yeti[columns.index("keyword_taunt")] == 1 and yeti[columns.index("keyword_charge")] == 0
+    assert wolfrider[columns.index("can_attack")] == 1  # sleeping, but charge
+    assert not view["own_battlefield"][2:].any(), "empty slots are zero"
+    fireball = view["own_hand"][0]
+    hand_columns = encoder.columns["own_hand"]
+    assert fireball[:5].tolist() == [1, 4, 0, 0, 1]  # costs 4 with 4 mana: affordable
+    assert fireball[hand_columns.index("type_spell")] == 1 and fireball[hand_columns.index("target_required")] == 1
+    assert int(np.flatnonzero(fireball[-len(ids):])[0]) == ids.index("fireball")
+    assert view["own_secrets"][ids.index("explosive_trap")] == 1 and view["own_secrets"].sum() == 1
+    assert view["enemy_battlefield"][0][:5].tolist() == [1, 7, 1, 1, 1]
+
+
+def test_enemy_view_swaps_sides_and_hides_the_other_hand(encoder):
+    game = Game.from_scenario(BOARD, cards=default_cards())
+    view = encoded(encoder, game, 1)
+    assert view["own_hero"][0] == 18 and view["enemy_hero"][0] == 25
+    assert view["own_hand"][:3, 0].tolist() == [1, 1, 1] and view["turn"][1] == 0
+
+
+def test_values_beyond_the_bounds_are_clipped(encoder):
+    board = {"players": [{"health": -4, "battlefield": [{"card": "wisp", "attack": 500, "health": 400}]}, {}]}
+    view = encoded(encoder, Game.from_scenario(board, cards=default_cards()), 0)
+    assert view["own_hero"][0] == 0
+    assert view["own_battlefield"][0][1:4].tolist() == [100, 100, 100]
+
+
+def test_enemy_hand_contents_and_deck_order_do_not_change_the_observation(encoder):
+    game = Game.new(seed=3, log=False)
+    rng = random.Random(3)
+    for _ in range(40):
+        game.apply(rng.choice(game.legal_actions()))
+    me = game.current_player
+    before = encoded(encoder, game, me)
+    other = game.clone()
+    enemy = other.state.players[1 - me]
+    replacement = default_cards()["core_hound"]
+    for card in enemy.hand:
+        card.definition, card.cost, card.attack, card.health = replacement, 7, 9, 5
+    rng.shuffle(enemy.deck)
+    rng.shuffle(other.state.players[me].deck)
+    after = encoded(encoder, other, me)
+    assert all(np.array_equal(before[name], after[name]) for name in before)
+    assert len(enemy.hand) > 0
+
+
+def test_encode_rejects_a_wrong_buffer(encoder):
+    game = Game.new(seed=0, log=False)
+    with pytest.raises(ValueError, match="contiguous float32"):
+        encoder.encode(game, 0, np.zeros(encoder.size, dtype=np.float64))
+    with pytest.raises(ValueError, match=f"shape \\({encoder.size},\\)"):
+        encoder.encode(game, 0, np.zeros(encoder.size + 1, dtype=np.float32))
+
+
+def test_view_reshapes_a_batch(encoder):
+    batch = np.zeros((4, encoder.size), dtype=np.float32)
+    assert encoder.view(batch)["own_hand"].shape == (4, RULES.max_hand, encoder.pieces[6].shape[1])
+    assert set(Keyword.__members__) - {"NONE"} == {c.removeprefix("keyword_").upper()
+                                                   for c in encoder.columns["own_hand"] if c.startswith("keyword_")}
