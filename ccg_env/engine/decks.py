@@ -74,6 +74,8 @@ def resolve_deck(spec: Deck | str | Path, card_set: CardSet, rules: Rules) -> De
     packaged = default_deck_paths()
     if isinstance(spec, str) and spec in packaged:
         return _packaged_deck(spec, card_set, rules)
+    if not isinstance(spec, (str, Path)):
+        raise DataError(f"a deck must be a Deck, a packaged deck name or a .yaml path, got {spec!r}")
     path = Path(spec)
     if path.suffix in (".yaml", ".yml"):
         return load_deck(path, card_set, rules)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from pathlib import Path
+from typing import Any, Sequence
 
 from .action_system import ActionSystem
 from .actions import GameAction, StartGame
 from .cards import CardSet, default_cards
 from .choices import Choice, legal_choices, to_action
 from .decks import Deck, resolve_deck, default_deck_paths
-from .errors import IllegalActionError
+from .errors import GameOverError, IllegalActionError
 from .events import EventBus
 from .factory import new_card, new_player
 from .log import LogEntry
@@ -18,9 +19,6 @@ from .rules import Rules
 from .state import LIVE_ZONE_ATTRS, GameState, Player, Result
 from .systems import build_bus
 from .vocabulary import Zones
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 _DEFAULT_BUS: EventBus | None = None
 
@@ -61,8 +59,13 @@ class Game:
             cards: card set; defaults to every file in ``configs/cards``.
             log: keep ``game.log`` (turn off for speed).
         """
-        rules = rules or Rules.load()
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, got {seed!r}")
+        rules = _resolve_rules(rules)
         cards = cards if cards is not None else default_cards()
+        if isinstance(decks, (str, Path, Deck)):
+            raise ValueError(f"a game needs exactly two decks, got the single deck {str(decks)!r}; "
+                             f"pass a pair such as [{str(decks)!r}, {str(decks)!r}]")
         specs = list(decks) if decks is not None else list(DEFAULT_DECKS)
         if len(specs) != 2:
             raise ValueError(f"a game needs exactly two decks, got {len(specs)}")
@@ -83,7 +86,7 @@ class Game:
         """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format)."""
         from .scenario import build_scenario
 
-        return build_scenario(cls, scenario, seed, rules=rules or Rules.load(),
+        return build_scenario(cls, scenario, seed, rules=_resolve_rules(rules),
                               cards=cards if cards is not None else default_cards(), log=log)
 
     # --- playing -------------------------------------------------------------------------------
@@ -101,7 +104,7 @@ class Game:
         if not isinstance(choice, Choice):
             raise IllegalActionError(f"expected a Choice, got {choice!r}")
         if self.state.result is not None:
-            raise IllegalActionError(f"{choice} is illegal: the game is over ({self.state.result.value})")
+            raise GameOverError(f"{choice} is illegal: the game is over ({self.state.result.value})")
         action = to_action(self, choice)
         if isinstance(action, str):
             raise IllegalActionError(f"{choice} is illegal: {action}")
@@ -190,6 +193,15 @@ class Game:
     def __repr__(self) -> str:
         status = self.state.result.value if self.state.result else "in progress"
         return f"<Game turn {self.state.turn}, player {self.state.current} to act, {status}>"
+
+
+def _resolve_rules(rules: Rules | str | Path | None) -> Rules:
+    """Accept Rules, a path to a rules file, or None for the packaged default."""
+    if rules is None or isinstance(rules, Rules):
+        return rules or Rules.load()
+    if isinstance(rules, (str, Path)):
+        return Rules.load(rules)
+    raise TypeError(f"rules must be a Rules object or a path to a rules YAML file, got {rules!r}")
 
 
 def default_decks() -> list[str]:

@@ -20,6 +20,12 @@ Format (every key optional unless said)::
     }
 
 Minions without ``order_of_play`` are numbered in listing order, player 0's first.
+
+Values are checked like a saved state's: ``current`` 0 or 1, ``turn`` at least 1, mana and crystals within
+``0..rules.max_mana``, no negative armor, fatigue or minion attack, minions above 0 health and not above their
+maximum, zones within the rules' limits, secrets distinct. A hero's ``health`` may be anything (a hero at 0
+or less loses when the next action resolves), which lets tests build finished or clipped boards.
+Anything else raises :class:`DataError` naming the player and field; no game is returned.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from .cards import KEYWORD_NAMES, CardSet
 from .datafiles import check_keys
 from .errors import DataError
 from .factory import new_card, new_player
+from .invariants import InvariantError, check_match, check_zone_kinds, check_zone_limits, check_zones
 from .rng import Rng
 from .rules import Rules
 from .state import Card, GameState
@@ -53,18 +60,39 @@ def build_scenario(game_cls: type[Game], scenario: dict[str, Any], seed: int, *,
         raise DataError("expected a list of exactly two players", source=source, field="players")
     state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
     state.players = [new_player(state, 0), new_player(state, 1)]
-    state.current = _int(scenario, "current", 0, source)
-    state.turn = _int(scenario, "turn", 1, source)
+    state.current = _int(scenario, "current", 0, None, low=0, high=1)
+    state.turn = _int(scenario, "turn", 1, None, low=1)
     for index, raw in enumerate(raw_players):
         _fill_player(state, index, raw, cards)
+    _check_board(state)
     return game_cls(state, cards)
 
 
-def _int(data: dict, key: str, default: int, item: str) -> int:
+def _int(data: dict, key: str, default: int, item: str | None, *, low: int | None = None,
+         high: int | None = None) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise DataError(f"expected an integer, got {value!r}", source="scenario", item=item, field=key)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{low if low is not None else '...'}..{high if high is not None else ''}"
+        raise DataError(f"must be in {bounds}, got {value}", source="scenario", item=item, field=key)
     return value
+
+
+def _list(data: dict, key: str, item: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise DataError(f"expected a list, got {value!r}", source="scenario", item=item, field=key)
+    return value
+
+
+def _check_board(state: GameState) -> None:
+    """Zone contents must fit the rules (sizes, card kinds, distinct secrets) like any reachable state."""
+    for check in (check_match, check_zones, check_zone_kinds, check_zone_limits):
+        try:
+            check(state)
+        except InvariantError as exc:
+            raise DataError(exc.detail, source="scenario", item=f"rule '{exc.invariant}'") from None
 
 
 def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None:
@@ -74,10 +102,11 @@ def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None
     hero = player.hero
     hero.health = _int(raw, "health", state.rules.hero_health, item)
     hero.max_health = max(hero.max_health, hero.health)
-    hero.armor = _int(raw, "armor", 0, item)
-    player.max_mana = _int(raw, "max_mana", _int(raw, "mana", 0, item), item)
-    player.mana = _int(raw, "mana", player.max_mana, item)
-    player.fatigue = _int(raw, "fatigue", 0, item)
+    hero.armor = _int(raw, "armor", 0, item, low=0)
+    top = state.rules.max_mana
+    player.max_mana = _int(raw, "max_mana", _int(raw, "mana", 0, item, low=0, high=top), item, low=0, high=top)
+    player.mana = _int(raw, "mana", player.max_mana, item, low=0, high=top)
+    player.fatigue = _int(raw, "fatigue", 0, item, low=0)
 
     def make(card_id: Any, zone: Zones, field: str) -> Card:
         if not isinstance(card_id, str):
@@ -90,13 +119,13 @@ def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None
 
     for key, zone in (("deck", Zones.DECK), ("hand", Zones.HAND), ("graveyard", Zones.GRAVEYARD),
                       ("secrets", Zones.SECRETS)):
-        player.zone(zone).extend(make(c, zone, f"{key}[{i}]") for i, c in enumerate(raw.get(key, [])))
+        player.zone(zone).extend(make(c, zone, f"{key}[{i}]") for i, c in enumerate(_list(raw, key, item)))
     if raw.get("weapon"):
         weapon = make(raw["weapon"], Zones.WEAPON, "weapon")
         weapon.order_of_play = state.new_order()
         player.weapon.append(weapon)
         hero.attack = weapon.attack
-    for i, spec in enumerate(raw.get("battlefield", [])):
+    for i, spec in enumerate(_list(raw, "battlefield", item)):
         player.battlefield.append(_minion(state, spec, make, item, f"battlefield[{i}]"))
 
 
@@ -107,15 +136,19 @@ def _minion(state: GameState, spec: Any, make, item: str, field: str) -> Card:
     card = make(spec["card"], Zones.BATTLEFIELD, field)
     if card.definition.card_type is not CardType.MINION:
         raise DataError(f"{spec['card']!r} is not a minion", source="scenario", item=item, field=field)
-    card.attack = _int(spec, "attack", card.attack, item)
-    card.max_health = _int(spec, "max_health", max(card.max_health, _int(spec, "health", card.health, item)), item)
-    card.health = _int(spec, "health", card.health, item)
-    card.attacks_made = _int(spec, "attacks_made", 0, item)
-    card.sleeping = bool(spec.get("sleeping", False))
-    for name in spec.get("keywords", []):
+    where = f"{item}, {field}"
+    card.attack = _int(spec, "attack", card.attack, where, low=0)
+    card.health = _int(spec, "health", card.health, where, low=1)
+    card.max_health = _int(spec, "max_health", max(card.max_health, card.health), where, low=card.health)
+    card.attacks_made = _int(spec, "attacks_made", 0, where, low=0)
+    card.sleeping = spec.get("sleeping", False)
+    if not isinstance(card.sleeping, bool):
+        raise DataError(f"expected true or false, got {card.sleeping!r}", source="scenario", item=where,
+                        field="sleeping")
+    for name in _list(spec, "keywords", where):
         if name not in KEYWORD_NAMES:
             raise DataError(f"unknown keyword {name!r}", source="scenario", item=item, field=f"{field}.keywords")
         card.keywords |= int(KEYWORD_NAMES[name])
-    card.order_of_play = _int(spec, "order_of_play", 0, item) or state.new_order()
+    card.order_of_play = _int(spec, "order_of_play", 0, where, low=0) or state.new_order()
     state.next_order = max(state.next_order, card.order_of_play + 1)
     return card

@@ -8,10 +8,11 @@ from typing import Any
 
 from .cards import HERO, CardSet
 from .errors import DataError, StateError
+from .invariants import STATE_CHECKS, InvariantError
 from .rng import Rng
 from .rules import Rules
 from .state import Card, GameState, Player, Result
-from .vocabulary import Zones
+from .vocabulary import Keyword, Zones
 
 FORMAT = "ccg-env/state"
 VERSION = 1
@@ -20,6 +21,10 @@ _CARD_FIELDS = ("uid", "id", "owner", "cost", "attack", "health", "max_health", 
 _ZONE_NAMES = {"hero": Zones.HERO, "weapon": Zones.WEAPON, "deck": Zones.DECK, "hand": Zones.HAND,
                "battlefield": Zones.BATTLEFIELD, "secrets": Zones.SECRETS, "graveyard": Zones.GRAVEYARD}
 _PLAYER_INTS = ("mana", "max_mana", "fatigue")
+_TOP_KEYS = {"format", "version", "rules", "rng", "current", "turn", "next_uid", "next_order", "result", "winner",
+             "players"}
+_ALL_KEYWORDS = sum(int(k) for k in Keyword)
+_RNG_LIMIT = 1 << 64
 
 
 def _card_dict(card: Card) -> dict[str, Any]:
@@ -54,6 +59,12 @@ def _expect(doc: dict, key: str, kind: type | tuple, where: str) -> Any:
     return value
 
 
+def _no_unknown_keys(doc: dict, allowed: set[str] | tuple[str, ...], where: str) -> None:
+    unknown = set(doc) - set(allowed)
+    if unknown:
+        raise StateError(f"{where}: unknown fields {sorted(map(str, unknown))}")
+
+
 def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str) -> Card:
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected a card object, got {doc!r}")
@@ -66,9 +77,9 @@ def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str) -> Card:
         if key == "id":
             continue
         values[key] = _expect(doc, key, bool if key == "sleeping" else int, where)
-    unknown = set(doc) - set(_CARD_FIELDS)
-    if unknown:
-        raise StateError(f"{where}: unknown fields {sorted(unknown)}")
+    _no_unknown_keys(doc, _CARD_FIELDS, where)
+    if not 0 <= values["keywords"] <= _ALL_KEYWORDS or values["keywords"] & ~_ALL_KEYWORDS:
+        raise StateError(f"{where}: field 'keywords' {values['keywords']} is not a set of known keywords")
     return Card(values.pop("uid"), definition, values.pop("owner"), zone, **values)
 
 
@@ -76,7 +87,9 @@ def _load_player(doc: Any, index: int, cards: CardSet) -> Player:
     where = f"players[{index}]"
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected an object")
+    _no_unknown_keys(doc, {"zones", *_PLAYER_INTS}, where)
     zones = _expect(doc, "zones", dict, where)
+    _no_unknown_keys(zones, _ZONE_NAMES, f"{where}.zones")
     lists: dict[str, list[Card]] = {}
     for name, zone in _ZONE_NAMES.items():
         raw = _expect(zones, name, list, f"{where}.zones")
@@ -100,6 +113,7 @@ def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
         raise StateError(f"not a ccg-env state (expected \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
         raise StateError(f"unsupported state version {doc.get('version')!r} (this engine reads {VERSION})")
+    _no_unknown_keys(doc, _TOP_KEYS, "state")
     try:
         rules = Rules.from_dict(_expect(doc, "rules", dict, "state"), source="state.rules")
     except DataError as exc:
@@ -111,8 +125,10 @@ def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
     if result is not None and result not in {r.value for r in Result}:
         raise StateError(f"state: unknown result {result!r}")
     winner = doc.get("winner")
-    if winner not in (None, 0, 1):
+    if winner is not None and (type(winner) is not int or winner not in (0, 1)):
         raise StateError(f"state: winner must be 0, 1 or null, got {winner!r}")
+    if not 0 <= _expect(doc, "rng", int, "state") < _RNG_LIMIT:
+        raise StateError(f"state: field 'rng' must be a 64-bit unsigned integer, got {doc['rng']!r}")
     state = GameState(
         rules=rules, players=[_load_player(p, i, cards) for i, p in enumerate(players)],
         rng=Rng(_expect(doc, "rng", int, "state")), current=_expect(doc, "current", int, "state"),
@@ -125,18 +141,9 @@ def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
 
 
 def _check_consistency(state: GameState) -> None:
-    if state.current not in (0, 1):
-        raise StateError(f"state: current player must be 0 or 1, got {state.current}")
-    seen: set[int] = set()
-    for player in state.players:
-        for zone, cards in player.zones():
-            for card in cards:
-                if card.uid in seen:
-                    raise StateError(f"state: card uid {card.uid} appears twice")
-                if card.uid >= state.next_uid:
-                    raise StateError(f"state: card uid {card.uid} is not below next_uid {state.next_uid}")
-                seen.add(card.uid)
-    rules = state.rules
-    for player in state.players:
-        if len(player.hand) > rules.max_hand or len(player.battlefield) > rules.max_battlefield:
-            raise StateError(f"state: player {player.index} holds more cards than the rules allow")
+    """A saved state is one between root actions: every invariant must hold (ids, zones, limits, stats...)."""
+    for check in STATE_CHECKS:
+        try:
+            check(state)
+        except InvariantError as exc:
+            raise StateError(f"state: inconsistent: {exc}") from None

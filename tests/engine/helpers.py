@@ -1,11 +1,10 @@
-"""Shared helpers for engine tests: building boards, playing seeded random games, invariant checks."""
+"""Shared helpers for engine tests: building boards and playing seeded random games (with invariant checks)."""
 
 from __future__ import annotations
 
 import random
-from collections import Counter
-
-from ccg_env.engine import Choice, ChoiceKind, Game, Zones
+from ccg_env.engine import Choice, ChoiceKind, Game
+from ccg_env.engine.invariants import check_invariants
 
 
 def board(p0: dict | None = None, p1: dict | None = None, current: int = 0, **extra) -> dict:
@@ -33,28 +32,6 @@ def attack(game: Game, attacker, defender) -> None:
 def kinds(game: Game) -> list[tuple[int, str]]:
     """(depth, kind) of every log entry."""
     return [(e.depth, e.kind) for e in game.log]
-
-
-def check_invariants(game: Game) -> None:
-    """Every card id in exactly one zone, zone limits, mana and health bounds."""
-    state, rules = game.state, game.state.rules
-    seen = Counter()
-    for player in state.players:
-        for zone, cards in player.zones():
-            for card in cards:
-                seen[card.uid] += 1
-                assert card.zone is zone, f"{card!r} listed in {zone.name} but says {Zones(card.zone).name}"
-        assert len(player.hand) <= rules.max_hand
-        assert len(player.battlefield) <= rules.max_battlefield
-        assert len(player.secrets) <= rules.max_secrets
-        assert len(player.hero_zone) == 1 and len(player.weapon) <= 1
-        assert 0 <= player.mana <= rules.max_mana and 0 <= player.max_mana <= rules.max_mana
-        for card in (*player.hero_zone, *player.battlefield):
-            assert card.health <= card.max_health, f"{card!r} above its maximum health"
-        for card in player.battlefield:
-            assert card.health > 0, f"{card!r} survived the reaper"
-    duplicated = [uid for uid, n in seen.items() if n != 1]
-    assert not duplicated, f"card ids in more than one zone: {duplicated}"
 
 
 def random_game(seed: int, decks=None, check: bool = False, log: bool = False) -> tuple[Game, list[Choice]]:
