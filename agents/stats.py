@@ -1,0 +1,77 @@
+"""Tournament statistics: Wilson score intervals and Bradley-Terry ratings fitted by MM iterations."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: Elo-scale anchor: the geometric-mean strength maps to this rating.
+RATING_ANCHOR = 1500.0
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (``(0, 1)`` when there are no trials).
+
+    Args:
+        successes: number of successes (may be fractional, e.g. wins plus half the draws).
+        trials: number of trials.
+        z: normal quantile; the default gives a 95% interval.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be within [0, trials={trials}], got {successes}")
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(wins: Sequence[Sequence[float]], *, prior_draws: float = 1.0, iterations: int = 10_000,
+                  tolerance: float = 1e-10) -> list[float]:
+    """Fit Bradley-Terry strengths by Hunter's MM algorithm and return them on the Elo scale.
+
+    ``P(i beats j) = s_i / (s_i + s_j)``; the returned rating is ``1500 + 400 * log10(s_i)`` with the
+    strengths' geometric mean fixed at 1, so 400 rating points mean 10:1 odds.
+
+    Args:
+        wins: square matrix, ``wins[i][j]`` = games ``i`` won against ``j`` (count a draw as half a win for
+            each side).
+        prior_draws: virtual draws added to every pair that played, so an agent that never wins or never
+            loses still gets a finite rating.
+        iterations: maximum MM iterations.
+        tolerance: stop when no log-strength moves by more than this.
+    """
+    n = len(wins)
+    games = [[wins[i][j] + wins[j][i] + (prior_draws if i != j and wins[i][j] + wins[j][i] > 0 else 0.0)
+              for j in range(n)] for i in range(n)]
+    won = [sum(wins[i][j] + (prior_draws / 2 if games[i][j] > 0 else 0.0) for j in range(n) if j != i)
+           for i in range(n)]
+    strength = [1.0] * n
+    for _ in range(iterations):
+        updated = [_mm_step(i, strength, games, won) for i in range(n)]
+        updated = _normalise(updated)
+        change = max((abs(math.log(a) - math.log(b)) for a, b in zip(updated, strength) if a > 0 and b > 0),
+                     default=0.0)
+        strength = updated
+        if change < tolerance:
+            break
+    return [RATING_ANCHOR + 400.0 * math.log10(s) if s > 0 else -math.inf for s in strength]
+
+
+def _mm_step(i: int, strength: list[float], games: list[list[float]], won: list[float]) -> float:
+    denominator = sum(games[i][j] / (strength[i] + strength[j]) for j in range(len(strength))
+                      if j != i and games[i][j] > 0)
+    return won[i] / denominator if denominator > 0 else strength[i]
+
+
+def _normalise(strength: list[float]) -> list[float]:
+    positive = [s for s in strength if s > 0]
+    if not positive:
+        return [1.0] * len(strength)
+    mean_log = sum(math.log(s) for s in positive) / len(positive)
+    scale = math.exp(mean_log)
+    return [s / scale for s in strength]

@@ -1,0 +1,460 @@
+"""Fuzz the engine: seeded random and heuristic play over all packaged decks, every invariant after every action.
+
+Usage::
+
+    python benchmarks/fuzz.py --actions 1000000 --seed 0 --workers 2
+    python benchmarks/fuzz.py --replay fuzz-failures/1234.json
+
+After every action the fuzzer checks:
+
+- the engine invariants (:mod:`ccg_env.engine.invariants`, including "no card lost" across actions and the
+  reaction-tree log when the game logs);
+- the action mask against the legal set: ones exactly at the encoded legal choices, no two choices sharing
+  an id, every id decoding back to its choice, an all-zero mask for the player not on turn; at sampled
+  positions every one of the ``N`` ids is tried: each masked id is accepted by ``apply`` on a clone, every
+  other id is refused with ``IllegalActionError`` and the state left unchanged;
+- at sampled positions, ``Game.from_json(g.to_json()).to_json() == g.to_json()`` and the same for
+  ``g.clone()``; now and then play goes on with the restored copy or the clone instead of the original;
+- at the end, a recorded result (win, draw, or the turn-limit truncation) within ``max_steps`` actions, no
+  legal action left and ``apply`` refused.
+
+A failing game is written to ``fuzz-failures/<seed>.json`` with the seed, decks, policy, logging flag and
+the choices as ``[kind, source, target]``; :func:`replay` (``--replay``, ``tests/reliability/test_replay.py``)
+plays it again with the same checks, which draw their samples from the seed, so the failure comes back.
+Figures (actions/s, totals) are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
+from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.invariants import InvariantMonitor
+from ccg_env.env.codec import ActionCodec, ActionLayout
+from ccg_env.env.masks import legal_mask
+
+FAILURE_FORMAT = "ccg-env/fuzz-failure"
+DEFAULT_OUT = Path("fuzz-failures")
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """How often the expensive checks run (per position) and where failures go."""
+
+    exhaustive_rate: float = 0.02  # positions where every action id is tried against apply
+    round_trip_rate: float = 0.05  # positions where the JSON round-trip and the clone must equal the state
+    restore_rate: float = 0.01  # positions after which play goes on with a JSON copy or a clone
+    max_steps: int = 20_000  # a game longer than this never ends: a failure
+    out_dir: str | None = str(DEFAULT_OUT)  # None: do not write failure files
+
+
+class FuzzFailure(AssertionError):
+    """A fuzz check other than an engine invariant failed; the message starts with the check's name."""
+
+    def __init__(self, check: str, detail: str) -> None:
+        super().__init__(f"[{check}] {detail}")
+        self.check = check
+
+
+#: Rules the fuzzer plays under: the defaults, and tight limits that make full hands and boards, overdraw,
+#: fatigue and turn-limit truncations common (decks stay legal: same deck size and copies).
+RULE_VARIANTS: dict[str, dict[str, int]] = {
+    "default": {},
+    "tight": {"max_hand": 5, "max_battlefield": 3, "max_secrets": 2, "hero_health": 12, "max_mana": 6,
+              "opening_hand_first": 2, "opening_hand_second": 3, "turn_limit": 24, "cards_per_turn": 2},
+}
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """Everything that fixes one fuzzed game besides the choices: derived from the seed alone."""
+
+    seed: int
+    decks: tuple[str, str]
+    policy: str  # "random" or "heuristic"
+    log: bool
+    rules: str = "default"  # a key of RULE_VARIANTS
+
+    def new_game(self) -> Game:
+        """The game this plan starts from."""
+        rules = dataclasses.replace(Rules.load(), **RULE_VARIANTS[self.rules])
+        return Game.new(seed=self.seed, decks=list(self.decks), rules=rules, log=self.log)
+
+
+def plan_game(seed: int) -> GamePlan:
+    """Pick the decks, policy, logging and rules of game ``seed`` (odd seeds play the heuristic)."""
+    names = sorted(default_deck_paths())
+    rng = random.Random(seed)
+    return GamePlan(seed, (rng.choice(names), rng.choice(names)), "heuristic" if seed % 2 else "random",
+                    log=seed % 4 < 2, rules="tight" if seed % 5 == 4 else "default")
+
+
+# --- policies ----------------------------------------------------------------------------------------
+
+
+def greedy_choice(game: Game, legal: list[Choice]) -> Choice:
+    """A simple greedy player: the costliest play, then attacks (face last), then end turn."""
+    state = game.state
+    enemy_hero = state.players[1 - state.current].hero.uid
+    plays = [c for c in legal if c.kind is ChoiceKind.PLAY]
+    if plays:
+        return max(plays, key=lambda c: state.find(c.source).cost)
+    attacks = [c for c in legal if c.kind is ChoiceKind.ATTACK]
+    trades = [c for c in attacks if c.target != enemy_hero]
+    return (trades or attacks or [END_TURN])[0]
+
+
+_HEURISTIC: Any = None
+
+
+def _heuristic_agent() -> Any:
+    """``make_agent("heuristic")`` once per process, or False when agents/heuristic.py cannot be loaded."""
+    global _HEURISTIC
+    if _HEURISTIC is None:
+        try:
+            from ccg_env.agent_api import make_agent
+
+            _HEURISTIC = make_agent("heuristic")
+        except Exception:  # noqa: BLE001 - any import problem means: use the greedy fallback
+            _HEURISTIC = False
+    return _HEURISTIC
+
+
+def heuristic_name() -> str:
+    """Which heuristic the fuzzer plays: the project's agent, or its own greedy fallback."""
+    return "heuristic" if _heuristic_agent() else "greedy"
+
+
+def make_policy(plan: GamePlan, codec: ActionCodec, epsilon: float = 0.1) -> Callable[[Game], Choice]:
+    """The plan's policy; the heuristic explores with a random legal choice an ``epsilon`` of the time."""
+    rng = random.Random(plan.seed * 2 + 1)
+    if plan.policy == "random":
+        return lambda game: rng.choice(game.legal_actions())
+    agent = _heuristic_agent()
+    from ccg_env.env.view import GameView
+
+    def heuristic(game: Game) -> Choice:
+        legal = game.legal_actions()
+        if rng.random() < epsilon:
+            return rng.choice(legal)
+        if not agent:
+            return greedy_choice(game, legal)
+        mask = np.zeros(codec.layout.size, dtype=np.int8)
+        mask[codec.encode_all(game, legal)] = 1
+        action_id = agent.act(None, mask, GameView(game, game.current_player, codec))
+        if not mask[action_id]:
+            raise FuzzFailure("agent", f"the heuristic picked id {action_id}, which the mask forbids")
+        return codec.decode(game, action_id)
+
+    return heuristic
+
+
+# --- checks ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CheckCounts:
+    """How many of each sampled check ran."""
+
+    exhaustive: int = 0
+    round_trips: int = 0
+    restores: int = 0
+
+
+class StepChecker:
+    """Runs every check after each action; sampled checks draw from a generator seeded by the game seed."""
+
+    def __init__(self, game: Game, seed: int, config: FuzzConfig) -> None:
+        self.monitor = InvariantMonitor(game)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.codec = ActionCodec(ActionLayout.for_rules(game.state.rules))
+        self.mask = np.zeros(self.codec.layout.size, dtype=np.int8)
+        self.config = config
+        self.counts = CheckCounts()
+
+    def check(self, game: Game) -> Game:
+        """Check the position after an action; return the game to go on with (maybe a restored copy)."""
+        self.monitor.check()
+        if game.is_over:
+            check_game_over(game, self.codec, self.mask)
+            return game
+        check_mask(game, self.codec, self.mask)
+        draws = self.rng.random(), self.rng.random(), self.rng.random()
+        if draws[0] < self.config.exhaustive_rate:
+            check_every_id(game, self.codec, self.mask)
+            self.counts.exhaustive += 1
+        if draws[1] < self.config.round_trip_rate:
+            check_round_trip(game)
+            self.counts.round_trips += 1
+        if draws[2] < self.config.restore_rate:
+            game = Game.from_json(game.to_json()) if self.rng.random() < 0.5 else game.clone()
+            self.monitor.rebind(game)
+            self.counts.restores += 1
+        return game
+
+
+def check_mask(game: Game, codec: ActionCodec, mask: np.ndarray) -> list[Choice]:
+    """The mask has ones exactly at the legal choices' ids, each decoding back to its choice."""
+    me = game.current_player
+    legal_mask(game, codec, 1 - me, mask)
+    if mask.any():
+        raise FuzzFailure("mask", f"player {1 - me}, not on turn, has ids {np.flatnonzero(mask).tolist()}")
+    legal = game.legal_actions()
+    ids = codec.encode_all(game, legal)
+    legal_mask(game, codec, me, mask)
+    if len(set(ids)) != len(ids):
+        raise FuzzFailure("mask", f"two legal choices share an action id: {sorted(ids)}")
+    if sorted(ids) != np.flatnonzero(mask).tolist():
+        raise FuzzFailure("mask", f"mask ones {np.flatnonzero(mask).tolist()} != legal ids {sorted(ids)}")
+    for action_id, choice in zip(ids, legal):
+        if codec.decode(game, action_id) != choice:
+            raise FuzzFailure("mask", f"id {action_id} decodes to {codec.decode(game, action_id)}, not {choice}")
+    return legal
+
+
+def check_every_id(game: Game, codec: ActionCodec, mask: np.ndarray) -> None:
+    """Every masked id is accepted by ``apply`` (on a clone); every other id is refused, state unchanged."""
+    before = game.to_json()
+    for action_id in range(codec.layout.size):
+        choice = codec.decode(game, action_id)
+        if mask[action_id]:
+            try:
+                game.clone().apply(choice)
+            except IllegalActionError as exc:
+                raise FuzzFailure("mask", f"masked id {action_id} ({choice}) refused by apply: {exc}") from None
+        elif choice is not None:
+            try:
+                game.apply(choice)
+            except IllegalActionError:
+                continue
+            raise FuzzFailure("mask", f"unmasked id {action_id} ({choice}) was accepted by apply")
+    if game.to_json() != before:
+        raise FuzzFailure("refusal", "a refused action changed the state")
+
+
+def check_round_trip(game: Game) -> None:
+    """The JSON round-trip and the clone serialise exactly like the game."""
+    text = game.to_json()
+    if Game.from_json(text).to_json() != text:
+        raise FuzzFailure("json-round-trip", "Game.from_json(g.to_json()).to_json() != g.to_json()")
+    if game.clone().to_json() != text:
+        raise FuzzFailure("clone", "g.clone().to_json() != g.to_json()")
+
+
+def check_game_over(game: Game, codec: ActionCodec, mask: np.ndarray) -> None:
+    """A finished game has a result, no legal action, all-zero masks, and refuses ``apply``."""
+    if game.result is None or game.legal_actions():
+        raise FuzzFailure("game-over", f"over with result {game.result} and legal {game.legal_actions()}")
+    for player in (0, 1):
+        legal_mask(game, codec, player, mask)
+        if mask.any():
+            raise FuzzFailure("game-over", f"player {player} has mask ids after the end")
+    before = game.to_json()
+    try:
+        game.apply(END_TURN)
+    except IllegalActionError:
+        if game.to_json() == before:
+            return
+    raise FuzzFailure("game-over", "apply after the end was accepted or changed the state")
+
+
+# --- playing, recording, replaying -------------------------------------------------------------------
+
+
+@dataclass
+class GameOutcome:
+    """What one fuzzed game did."""
+
+    seed: int
+    policy: str
+    steps: int
+    result: str | None
+    counts: CheckCounts
+    failure: str | None = None
+    failure_file: str | None = None
+
+
+def play(plan: GamePlan, config: FuzzConfig, taken: list[Choice],
+         choices: Iterator[Choice] | None = None) -> tuple[Game, CheckCounts]:
+    """Play ``plan`` with every check (its policy, or the given ``choices`` until they run out).
+
+    ``taken`` receives each choice before it is applied, so a failure leaves the reproducing list there.
+    """
+    game = plan.new_game()
+    checker = StepChecker(game, plan.seed, config)
+    game = checker.check(game)
+    policy = make_policy(plan, checker.codec) if choices is None else None
+    while not game.is_over:
+        if len(taken) >= config.max_steps:
+            raise FuzzFailure("no-end", f"no result after {len(taken)} actions (turn {game.turn})")
+        choice = policy(game) if policy is not None else next(choices, None)
+        if choice is None:
+            break
+        taken.append(choice)
+        game.apply(choice)
+        game = checker.check(game)
+    return game, checker.counts
+
+
+def fuzz_game(seed: int, config: FuzzConfig) -> GameOutcome:
+    """Play one seeded game with every check; on a failure write the reproducing file."""
+    plan = plan_game(seed)
+    policy = plan.policy if plan.policy == "random" else heuristic_name()
+    taken: list[Choice] = []
+    try:
+        game, counts = play(plan, config, taken)
+    except Exception as exc:  # noqa: BLE001 - any exception is a finding to record
+        message = f"{type(exc).__name__}: {exc}"
+        path = write_failure(plan, taken, message, config) if config.out_dir else None
+        return GameOutcome(seed, policy, len(taken), None, CheckCounts(), message, path)
+    return GameOutcome(seed, policy, len(taken), game.result.value, counts)
+
+
+def write_failure(plan: GamePlan, taken: list[Choice], message: str, config: FuzzConfig) -> str:
+    """Write ``<out_dir>/<seed>.json``: the plan, the choices as [kind, source, target], the error."""
+    out = Path(config.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {"format": FAILURE_FORMAT, "seed": plan.seed, "decks": list(plan.decks), "policy": plan.policy,
+           "log": plan.log, "rules": plan.rules, "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
+           "actions": [[c.kind.value, c.source, c.target] for c in taken], "error": message}
+    path = out / f"{plan.seed}.json"
+    path.write_text(json.dumps(doc, indent=1))
+    return str(path)
+
+
+def load_failure(source: str | Path | dict) -> tuple[GamePlan, FuzzConfig, list[Choice]]:
+    """Read a failure file (or its parsed dict) back into a plan, a config and the choices."""
+    doc = source if isinstance(source, dict) else json.loads(Path(source).read_text())
+    if doc.get("format") != FAILURE_FORMAT:
+        raise ValueError(f"{source}: not a fuzz failure file (format {doc.get('format')!r})")
+    plan = GamePlan(int(doc["seed"]), tuple(doc["decks"]), doc["policy"], bool(doc["log"]),
+                    doc.get("rules", "default"))
+    config = FuzzConfig(**doc.get("config", {}), out_dir=None)
+    choices = [Choice(ChoiceKind(kind), source, target) for kind, source, target in doc["actions"]]
+    return plan, config, choices
+
+
+def replay(source: str | Path | dict) -> Game:
+    """Play a failure file's choices again with the same checks; a reproduced failure raises again.
+
+    Returns:
+        The game after the last recorded choice (over, or not when the file stops mid-game).
+    """
+    plan, config, choices = load_failure(source)
+    game, _ = play(plan, config, [], iter(choices))
+    return game
+
+
+# --- the benchmark -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Totals:
+    """Sums over many games."""
+
+    games: int = 0
+    actions: int = 0
+    results: Counter = field(default_factory=Counter)
+    policies: Counter = field(default_factory=Counter)
+    rules: Counter = field(default_factory=Counter)
+    deck_pairs: set = field(default_factory=set)
+    checks: Counter = field(default_factory=Counter)
+    failures: list = field(default_factory=list)
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        self.actions += outcome.steps
+        self.results[outcome.result or "failed"] += 1
+        self.policies[outcome.policy] += 1
+        plan = plan_game(outcome.seed)
+        self.rules[plan.rules] += 1
+        self.deck_pairs.add(plan.decks)
+        self.checks.update(asdict(outcome.counts))
+        if outcome.failure:
+            self.failures.append((outcome.seed, outcome.failure, outcome.failure_file))
+
+
+def run_chunk(task: tuple[int, int, FuzzConfig]) -> list[GameOutcome]:
+    """Fuzz games ``first .. first + count - 1`` (one unit of work for a worker process)."""
+    first, count, config = task
+    return [fuzz_game(seed, config) for seed in range(first, first + count)]
+
+
+def run(actions: int, seed: int, workers: int, config: FuzzConfig, chunk: int = 10,
+        progress: bool = True) -> Totals:
+    """Fuzz games ``seed, seed + 1, ...`` until at least ``actions`` actions were played."""
+    from tqdm import tqdm
+
+    totals = Totals()
+    tasks = ((seed + i * chunk, chunk, config) for i in range(10**12))
+    bar = tqdm(total=actions, unit="action", disable=not progress, smoothing=0.1)
+    pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+    try:
+        results = pool.imap(run_chunk, tasks) if pool else map(run_chunk, tasks)
+        for outcomes in results:
+            before = totals.actions
+            for outcome in outcomes:
+                totals.add(outcome)
+            bar.update(totals.actions - before)
+            bar.set_postfix(failures=len(totals.failures))
+            if totals.actions >= actions:
+                break
+    finally:
+        bar.close()
+        if pool:
+            pool.terminate()
+    return totals
+
+
+def report(totals: Totals, seconds: float) -> str:
+    """The figures of a run, one per line."""
+    lines = [f"actions: {totals.actions:,} in {totals.games:,} games, {seconds:.1f} s "
+             f"({totals.actions / seconds:,.0f} actions/s, checks included)",
+             f"results: {dict(totals.results)}", f"policies: {dict(totals.policies)}",
+             f"rules: {dict(totals.rules)}",
+             f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}",
+             f"sampled checks: {dict(totals.checks)}", f"failures: {len(totals.failures)}"]
+    lines += [f"  seed {seed}: {message[:300]} -> {path}" for seed, message, path in totals.failures[:20]]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=100_000, help="stop after this many actions")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (games use seed, seed+1...)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--out", default=str(DEFAULT_OUT), help="directory for failure files")
+    parser.add_argument("--exhaustive-rate", type=float, default=FuzzConfig.exhaustive_rate)
+    parser.add_argument("--round-trip-rate", type=float, default=FuzzConfig.round_trip_rate)
+    parser.add_argument("--no-progress", action="store_true", help="no tqdm bar")
+    parser.add_argument("--replay", metavar="FILE", help="replay one failure file and exit")
+    args = parser.parse_args(argv)
+    if args.replay:
+        game = replay(args.replay)
+        print(f"replayed {args.replay} without a failure: {game!r}")
+        return 0
+    config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out)
+    print(f"fuzzing {args.actions:,} actions from seed {args.seed} with {args.workers} worker(s), "
+          f"heuristic games play: {heuristic_name()}")
+    start = time.perf_counter()
+    totals = run(args.actions, args.seed, args.workers, config, progress=not args.no_progress)
+    print(report(totals, time.perf_counter() - start))
+    return 1 if totals.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

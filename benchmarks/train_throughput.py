@@ -1,0 +1,148 @@
+"""Benchmark: end-to-end MaskablePPO env-steps/s on the batched env, and the env's share of training time.
+
+In one run, alternately: MaskablePPO with the hyperparameters of ``configs/train/ppo_vs_random.yaml`` learns for
+``--timesteps`` steps on the real batched env (``CcgDuelSb3VecEnv`` against the random opponent) and on a
+no-op ``VecEnv`` with identical spaces (constant observations, a fixed mask, games of a fixed length), with
+``torch.set_num_threads(1)``. The env's share of training time is reported two ways: measured directly (time
+inside the real env's ``reset``/``step``/``action_masks``, over the run's total) and as the difference
+``(t_real - t_noop) / t_real``. Medians over ``--repeats``.
+
+Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import VecEnv
+
+from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
+from ccg_env.train import TrainConfig, load_config, make_vec_env
+
+
+class TimedEnv:
+    """Mixin that adds the wall time spent inside the env's own methods to ``env_seconds``."""
+
+    env_seconds = 0.0
+
+    def _timed(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            self.env_seconds += time.perf_counter() - start
+
+
+class TimedDuelVecEnv(TimedEnv, CcgDuelSb3VecEnv):
+    """The real batched env, timed."""
+
+    def reset(self) -> np.ndarray:
+        return self._timed(super().reset)
+
+    def step_wait(self) -> Any:
+        return self._timed(super().step_wait)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> Any:
+        return self._timed(super().env_method, method_name, *args, indices=indices, **kwargs)
+
+
+class NoOpVecEnv(VecEnv):
+    """Same spaces as the duel env, no game: constant observation, fixed mask, an episode every ``length`` steps."""
+
+    def __init__(self, like: CcgDuelSb3VecEnv, length: int = 40) -> None:
+        self.render_mode = None
+        super().__init__(like.num_envs, like.observation_space, like.action_space)
+        like.seed(0)
+        self._observations = like.reset()
+        self._masks = like.action_masks().copy()
+        self._length, self._t = length, 0
+
+    def reset(self) -> np.ndarray:
+        return self._observations.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._t += 1
+
+    def step_wait(self) -> Any:
+        done = self._t % self._length == 0
+        dones = np.full(self.num_envs, done)
+        rewards = np.where(dones, 1.0, 0.0).astype(np.float32)
+        infos = [{} for _ in range(self.num_envs)]
+        if done:
+            for info in infos:
+                info.update(terminal_observation=self._observations[0].copy(), episode={"r": 1.0, "l": self._length})
+        return self._observations.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self._masks
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> Any:
+        return self._masks
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * self.num_envs
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(attr_name)
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def close(self) -> None:
+        pass
+
+
+def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> float:
+    model = MaskablePPO("MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+                        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+                        gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
+                        policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed, device="cpu")
+    start = time.perf_counter()
+    model.learn(timesteps)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timesteps", type=int, default=16_384)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--config", default="ppo_vs_random")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    config = load_config(args.config)
+    rollout = config.n_steps * config.num_envs
+    print(f"config {args.config}: num_envs={config.num_envs}, n_steps={config.n_steps}, batch={config.batch_size}, "
+          f"epochs={config.n_epochs}, net={config.net_arch}; {args.timesteps} steps "
+          f"({args.timesteps // rollout} rollouts of {rollout}) x {args.repeats}, torch threads 1")
+    real_rates, noop_rates, direct, difference = [], [], [], []
+    for _ in range(args.repeats):
+        real = make_timed_env(config)
+        real_seconds = learn_seconds(real, config, args.timesteps)
+        noop_seconds = learn_seconds(NoOpVecEnv(make_vec_env(config, config.num_envs, "random")), config,
+                                     args.timesteps)
+        real_rates.append(args.timesteps / real_seconds)
+        noop_rates.append(args.timesteps / noop_seconds)
+        direct.append(real.env_seconds / real_seconds)
+        difference.append((real_seconds - noop_seconds) / real_seconds)
+    print(f"MaskablePPO on the batched env : {statistics.median(real_rates):>8,.0f} env-steps/s")
+    print(f"MaskablePPO on the no-op env   : {statistics.median(noop_rates):>8,.0f} env-steps/s")
+    print(f"env share of training time     : {statistics.median(direct):>8.1%} measured inside the env, "
+          f"{statistics.median(difference):.1%} from (t_real - t_noop) / t_real")
+
+
+def make_timed_env(config: TrainConfig) -> TimedDuelVecEnv:
+    env = TimedDuelVecEnv(config.num_envs, opponent=config.opponent, seat=config.seat, decks=config.decks,
+                          rules=config.rules, cards=config.cards, turn_limit=config.turn_limit,
+                          normalize_observations=config.normalize_observations)
+    env.seed(config.seed)
+    return env
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks and replays.
+
+``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
+heuristic and search agents (search at a small budget) that prints the win-rate table and ratings and
+saves JSON, CSV and a plot. Run ``ccg-env <command> --help`` for each command's options.
+
+Agents live in ``agents/`` (above this module in the layering); they are imported inside the commands, so
+``import ccg_env.cli`` stays light and ``import ccg_env.engine`` never pulls them in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
+DEFAULT_ARENA_GAMES = 200
+REPLAY_FORMAT = "ccg-env-replay/1"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand (each option carries its help text)."""
+    parser = argparse.ArgumentParser(prog="ccg-env", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_arena(commands)
+    _add_play(commands)
+    _add_train(commands)
+    _add_bench(commands)
+    _add_replay(commands)
+    return parser
+
+
+def _command(commands: argparse._SubParsersAction, name: str, help_text: str) -> argparse.ArgumentParser:
+    return commands.add_parser(name, help=help_text.replace("%", "%%"), description=help_text,
+                               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+
+
+def _add_arena(commands: argparse._SubParsersAction) -> None:
+    arena = _command(commands, "arena", "Round-robin tournament between agents: win rates with 95% Wilson "
+                                        "intervals, Bradley-Terry ratings, JSON/CSV files and a win-rate plot.")
+    arena.add_argument("--agents", nargs="+", default=list(DEFAULT_ARENA_AGENTS), metavar="SPEC",
+                       help="agents to compare: registered names (random, heuristic, search, learned) or "
+                            "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.zip")
+    arena.add_argument("--games", type=int, default=DEFAULT_ARENA_GAMES,
+                       help="games per pair of agents (seats alternate, so use an even number)")
+    arena.add_argument("--seed", type=int, default=0, help="first game seed (game k of a pair uses seed + k//2)")
+    arena.add_argument("--workers", type=int, default=2, help="worker processes (1 = play in this process)")
+    arena.add_argument("--out-dir", default="arena_results",
+                       help="folder for results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png")
+    arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _add_play(commands: argparse._SubParsersAction) -> None:
+    play = _command(commands, "play", "Play a game in the terminal against an agent: pick legal actions by "
+                                      "number; q (or end of input) quits.")
+    play.add_argument("--opponent", default="heuristic", metavar="SPEC",
+                      help="the agent to play against (a registered name or NAME:KEY=VALUE,... spec)")
+    play.add_argument("--seed", type=int, default=0, help="game seed (deck shuffles and random effects)")
+    play.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
+    play.add_argument("--save", metavar="PATH", help="write the game as a replay JSON file when it ends")
+
+
+def _add_train(commands: argparse._SubParsersAction) -> None:
+    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.train).")
+    train.add_argument("--config", required=True, metavar="PATH",
+                       help="training config: a configs/train/<name>.yaml path or a packaged config name")
+    train.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                       help="override one config key (repeatable), e.g. --set total_timesteps=4096")
+
+
+def _add_bench(commands: argparse._SubParsersAction) -> None:
+    bench = _command(commands, "bench", "Benchmarks: engine decisions/s, clone cost, agents' time per decision.")
+    bench.add_argument("--seconds", type=float, default=2.0, help="duration of one engine random-play repeat")
+    bench.add_argument("--repeats", type=int, default=3, help="repeats of the engine figures (median shown)")
+    bench.add_argument("--agents", nargs="+", default=["random", "heuristic", "search"], metavar="SPEC",
+                       help="agents whose time per decision is measured (against the heuristic)")
+    bench.add_argument("--games", type=int, default=4, help="games played per measured agent")
+
+
+def _add_replay(commands: argparse._SubParsersAction) -> None:
+    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision.")
+    replay.add_argument("path", help="the replay JSON file")
+    replay.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                        help="whose point of view the board is drawn from")
+
+
+# --- commands ------------------------------------------------------------------------------------------
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    from agents.arena import run_tournament
+
+    if args.games < 1 or args.workers < 1:
+        raise ValueError(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
+    result = run_tournament(args.agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
+                            out_dir=args.out_dir, progress=not args.no_progress)
+    print(result.table())
+    print(f"\nresults written to {args.out_dir}/ (results.json, pairs.csv, ratings.csv, games.csv, "
+          f"winrate_matrix.png)")
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from agents.arena import build_agent
+    from agents.human import HumanAgent
+
+    human = HumanAgent()
+    opponent = build_agent(args.opponent)
+    seats = [human, opponent] if args.seat == 0 else [opponent, human]
+    game, choices = _play_in_terminal(seats, args.seat, args.seed)
+    if args.save:
+        _save_replay(args.save, args.seed, [a.name for a in seats], choices, game)
+        print(f"replay saved to {args.save}")
+    return 0
+
+
+def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
+    """Play until the game ends or the person quits; return the game and the choices made."""
+    from agents.human import QuitGame
+    from agents.match import MatchRunner
+    from ccg_env.env.view import GameView
+
+    runner = MatchRunner()
+    game = runner.new_game(seed, log=True)
+    for seat, agent in enumerate(seats):
+        agent.reset(seed=seed * 2 + seat)
+    choices = []
+    try:
+        while not game.is_over:
+            choices.append(runner.step(game, seats[game.current_player], seed))
+    except QuitGame:
+        print("You left the game.")
+    else:
+        seats[human_seat].show(GameView(game, human_seat), _outcome(game, human_seat))
+    return game, choices
+
+
+def _outcome(game, seat: int) -> str:
+    if game.winner is None:
+        return f"Game over: {game.result.value.replace('_', ' ')} after {game.turn} turns."
+    return f"Game over: you {'win' if game.winner == seat else 'lose'} after {game.turn} turns."
+
+
+def _save_replay(path: str, seed: int, seats: list[str], choices: list, game) -> None:
+    document = {"format": REPLAY_FORMAT, "seed": seed, "seats": seats,
+                "choices": [[c.kind.value, c.source, c.target] for c in choices],
+                "result": game.result.value if game.result else None, "winner": game.winner}
+    Path(path).write_text(json.dumps(document, indent=1) + "\n")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from ccg_env.engine import Choice, ChoiceKind, Game
+    from ccg_env.engine.choices import describe_choice
+    from ccg_env.env.render import render_text
+
+    document = _read_replay(args.path)
+    game = Game.new(document["seed"])
+    for number, (kind, source, target) in enumerate(document["choices"]):
+        choice = Choice(ChoiceKind(kind), source, target)
+        print(f"--- decision {number}: player {game.current_player} ({document['seats'][game.current_player]}): "
+              f"{describe_choice(game, choice)}")
+        game.apply(choice)
+    print(render_text(game, args.seat, names=tuple(document["seats"]), recent=1))
+    return 0
+
+
+def _read_replay(path: str) -> dict:
+    try:
+        document = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read replay {path!r}: {error}") from None
+    if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
+        raise ValueError(f"{path!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
+    return document
+
+
+def run_train(args: argparse.Namespace) -> int:
+    try:
+        from ccg_env.train import main as train_main
+    except ImportError as error:
+        print(f"ccg-env train: training is unavailable ({error}); install the extras with "
+              f"pip install 'ccg-env[train]'", file=sys.stderr)
+        return 2
+    argv = ["--config", args.config]
+    for override in args.overrides:
+        argv += ["--set", override]
+    return int(train_main(argv) or 0)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from agents.bench import run_benchmarks
+
+    print(run_benchmarks(args.seconds, args.repeats, args.agents, args.games))
+    return 0
+
+
+COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ccg-env`` with ``argv`` (default: the command line); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 1
+    try:
+        return COMMANDS[args.command](args)
+    except (ValueError, FileNotFoundError) as error:
+        parser.exit(2, f"ccg-env {args.command}: error: {error}\n")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

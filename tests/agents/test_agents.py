@@ -1,0 +1,151 @@
+"""The agents: full legal games, the protocol, the heuristic's rules, search determinism and no peeking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.heuristic import HeuristicAgent, choose
+from agents.match import MatchRunner
+from agents.random_agent import RandomAgent
+from agents.search import SearchAgent
+from ccg_env.agent_api import Agent, make_agent
+from ccg_env.engine import ChoiceKind, Game, Rules
+from ccg_env.env.codec import ActionCodec, ActionLayout
+from ccg_env.env.gym_env import CcgDuelEnv
+from ccg_env.env.view import GameView
+from tests.agents.test_view import _hide_differently, mid_game
+
+CODEC = ActionCodec(ActionLayout.for_rules(Rules.load()))
+AGENT_FACTORIES = {
+    "random": lambda: RandomAgent(),
+    "heuristic": lambda: HeuristicAgent(),
+    "search": lambda: SearchAgent(iterations=8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AGENT_FACTORIES))
+def test_agent_plays_full_games_from_both_seats_without_illegal_moves(name):
+    runner = MatchRunner()
+    for seed in (0, 1):
+        record = runner.play((AGENT_FACTORIES[name](), RandomAgent()), seed)
+        assert record.result in ("win", "draw", "turn_limit") and record.decisions > 10
+        record = runner.play((HeuristicAgent(), AGENT_FACTORIES[name]()), seed)
+        assert record.result in ("win", "draw", "turn_limit") and record.decisions > 10
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_agent_plays_full_episodes_as_the_gym_env_opponent(name):
+    env = CcgDuelEnv(opponent=make_agent(name, **({"iterations": 4} if name == "search" else {})))
+    learner = RandomAgent(seed=0)
+    for episode in range(2):
+        observation, info = env.reset(seed=episode)
+        done, steps = False, 0
+        while not done:
+            observation, reward, terminated, truncated, info = env.step(learner.act(observation, env.action_masks()))
+            done, steps = terminated or truncated, steps + 1
+        assert info["outcome"] in ("win", "loss", "draw", "turn_limit") and steps > 3
+
+
+def test_registered_names_build_agents_that_follow_the_protocol():
+    for name in ("random", "heuristic", "search"):
+        agent = make_agent(name)
+        assert isinstance(agent, Agent) and agent.name == name
+
+
+def test_random_agent_is_uniform_over_the_mask_and_seeded():
+    mask = np.zeros(CODEC.layout.size, dtype=np.int8)
+    mask[[0, 5, 9]] = 1
+    agent = RandomAgent(seed=3)
+    picks = [agent.act(None, mask) for _ in range(300)]
+    assert set(picks) == {0, 5, 9} and min(picks.count(i) for i in (0, 5, 9)) > 60
+    agent.reset(seed=3)
+    assert [agent.act(None, mask) for _ in range(300)] == picks
+    with pytest.raises(ValueError, match="all-zero action mask"):
+        agent.act(None, np.zeros_like(mask))
+
+
+@pytest.mark.parametrize("agent", [HeuristicAgent(), SearchAgent()])
+def test_rule_reading_agents_need_a_view(agent):
+    with pytest.raises(ValueError, match="GameView"):
+        agent.act(None, np.ones(CODEC.layout.size, dtype=np.int8), None)
+
+
+def _board(me: dict, enemy: dict) -> Game:
+    return Game.from_scenario({"current": 0, "players": [{"deck": ["wisp"] * 5, **me},
+                                                          {"deck": ["wisp"] * 5, **enemy}]})
+
+
+def _pick(game: Game):
+    choice = choose(GameView(game, 0))
+    find = game.state.find
+    return choice.kind, find(choice.source).definition.id if choice.source else None, \
+        find(choice.target).definition.id if choice.target else None
+
+
+def test_heuristic_takes_lethal_instead_of_trading():
+    game = _board({"battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+                  {"health": 4, "battlefield": ["bloodfen_raptor"]})
+    assert _pick(game) == (ChoiceKind.ATTACK, "chillwind_yeti", "hero")
+
+
+def test_heuristic_burns_face_for_lethal():
+    game = _board({"mana": 4, "hand": ["fireball"]}, {"health": 6, "battlefield": ["boulderfist_ogre"]})
+    assert _pick(game) == (ChoiceKind.PLAY, "fireball", "hero")
+
+
+def test_heuristic_makes_a_favourable_trade():
+    game = _board({"mana": 0, "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+                  {"battlefield": ["bloodfen_raptor"]})
+    assert _pick(game) == (ChoiceKind.ATTACK, "chillwind_yeti", "bloodfen_raptor")
+
+
+def test_heuristic_goes_face_rather_than_losing_a_minion_for_nothing():
+    game = _board({"mana": 0, "battlefield": [{"card": "bloodfen_raptor", "sleeping": False}]},
+                  {"battlefield": ["boulderfist_ogre"]})
+    assert _pick(game) == (ChoiceKind.ATTACK, "bloodfen_raptor", "hero")
+
+
+def test_heuristic_attacks_through_taunt_where_it_loses_least():
+    game = _board({"mana": 0, "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+                  {"battlefield": ["senjin_shieldmasta", "boulderfist_ogre"]})
+    assert _pick(game) == (ChoiceKind.ATTACK, "chillwind_yeti", "senjin_shieldmasta")
+
+
+def test_heuristic_fireballs_the_biggest_threat_from_its_preferred_targets():
+    game = _board({"mana": 4, "hand": ["fireball"]}, {"battlefield": ["wisp", "core_hound"]})
+    assert _pick(game) == (ChoiceKind.PLAY, "fireball", "core_hound")
+
+
+def test_heuristic_holds_a_spell_that_would_be_wasted_and_ends_turn():
+    game = _board({"mana": 4, "hand": ["fireball"]}, {"battlefield": ["wisp"]})
+    assert _pick(game) == (ChoiceKind.END_TURN, None, None)
+
+
+def test_heuristic_spends_mana_on_its_biggest_minion():
+    game = _board({"mana": 4, "hand": ["wisp", "river_crocolisk", "chillwind_yeti"]}, {})
+    assert _pick(game) == (ChoiceKind.PLAY, "chillwind_yeti", None)
+
+
+def test_search_is_deterministic_given_its_seed():
+    runner = MatchRunner()
+    first = runner.play((SearchAgent(iterations=8), HeuristicAgent()), 4)
+    again = runner.play((SearchAgent(iterations=8), HeuristicAgent()), 4)
+    assert first == again
+
+
+def test_search_decisions_do_not_depend_on_hidden_information():
+    for seed in (3, 5, 8):
+        game = mid_game(seed, decisions=25)
+        viewer = game.current_player
+        other = _hide_differently(game, viewer)
+        mine = SearchAgent(iterations=24, seed=1).choose(GameView(game, viewer))
+        theirs = SearchAgent(iterations=24, seed=1).choose(GameView(other, viewer))
+        assert mine == theirs
+
+
+def test_search_rejects_bad_budgets():
+    with pytest.raises(ValueError, match="iterations >= 1"):
+        SearchAgent(iterations=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        SearchAgent(time_limit=0)

@@ -1,0 +1,166 @@
+"""GameView: what it shows, what it hides, and determinized clones that never depend on hidden cards."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from agents.heuristic import choose
+from ccg_env.engine import Choice, ChoiceKind, Game, Rules
+from ccg_env.engine.choices import END_TURN
+from ccg_env.env.codec import ActionCodec, ActionLayout
+from ccg_env.env.view import GameView
+
+CODEC = ActionCodec(ActionLayout.for_rules(Rules.load()))
+
+SCENARIO = {
+    "current": 0,
+    "players": [
+        {"mana": 5, "hand": ["fireball", "wisp"], "deck": ["river_crocolisk", "chillwind_yeti", "wisp"],
+         "battlefield": ["bloodfen_raptor"], "secrets": []},
+        {"mana": 5, "hand": ["magma_rager", "consecration", "the_coin"], "secrets": ["explosive_trap"],
+         "deck": ["core_hound", "wisp", "fireball", "explosive_trap"], "battlefield": ["river_crocolisk"]},
+    ],
+}
+
+
+def mid_game(seed: int = 3, decisions: int = 30) -> Game:
+    """A seeded game after some heuristic decisions (hands, boards and decks all in use)."""
+    game = Game.new(seed=seed, log=True)
+    for _ in range(decisions):
+        game.apply(choose(GameView(game, game.current_player)))
+    return game
+
+
+def test_view_shows_own_cards_and_only_counts_of_enemy_hidden_zones():
+    view = GameView(Game.from_scenario(SCENARIO), 0, CODEC)
+    own, enemy = view.own, view.enemy
+    assert [c.card_id for c in own.hand] == ["fireball", "wisp"]
+    assert [c.card_id for c in enemy.battlefield] == ["river_crocolisk"]
+    assert enemy.hand == () and enemy.hand_size == 3
+    assert enemy.secrets == () and enemy.secret_count == 1
+    assert (own.deck_size, enemy.deck_size) == (3, 4)
+
+
+def test_card_lookup_hides_enemy_hand_secrets_and_decks():
+    game = Game.from_scenario(SCENARIO)
+    view = GameView(game, 0)
+    enemy, me = game.player(1), game.player(0)
+    for hidden in (enemy.hand[0], enemy.secrets[0], enemy.deck[0], me.deck[0]):
+        assert view.card(hidden.uid) is None
+    assert view.card(me.hand[0].uid).card_id == "fireball"
+    assert view.card(enemy.battlefield[0].uid).card_id == "river_crocolisk"
+
+
+def test_public_log_names_own_draws_but_not_enemy_draws():
+    game = mid_game()
+    lines = GameView(game, 0).public_log()
+    enemy_draws = [line for line in lines if line.strip().startswith("DrawCards(enemy")]
+    own_draws = [line for line in lines if line.strip().startswith("DrawCards(you")]
+    assert enemy_draws and all("drawn=[a card" in line for line in enemy_draws)
+    assert own_draws and all("#" in line.split("drawn=")[1] for line in own_draws)
+
+
+def test_choices_and_action_ids_line_up_with_the_codec():
+    game = mid_game()
+    view = GameView(game, game.current_player, CODEC)
+    choices = view.legal_choices()
+    ids = view.legal_action_ids()
+    assert [view.choice_of(i) for i in ids] == choices
+    assert GameView(game, 1 - game.current_player, CODEC).legal_choices() == []
+
+
+def test_bad_player_and_missing_codec_raise_clear_errors():
+    game = Game.new(seed=0)
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        GameView(game, 2)
+    with pytest.raises(ValueError, match="without a codec"):
+        GameView(game, 0).legal_action_ids()
+
+
+def _hidden_pool(game: Game, player: int) -> Counter:
+    p = game.player(player)
+    return Counter(c.definition.id for c in (*p.hand, *p.deck, *p.secrets))
+
+
+def test_determinize_keeps_public_state_and_hidden_multisets():
+    game = Game.from_scenario(SCENARIO, seed=1)
+    before = game.to_json()
+    view = GameView(game, 0)
+    for seed in range(10):
+        world = view.determinize(random.Random(seed))
+        me, enemy = world.player(0), world.player(1)
+        assert [c.uid for c in me.hand] == [c.uid for c in game.player(0).hand]
+        assert [c.uid for c in enemy.battlefield] == [c.uid for c in game.player(1).battlefield]
+        assert (len(enemy.hand), len(enemy.deck), len(enemy.secrets)) == (3, 4, 1)
+        assert enemy.hand[2].definition.id == "the_coin"  # created by a public effect: stays
+        assert enemy.secrets[0].definition.card_type.value == "secret"
+        assert _hidden_pool(world, 1) == _hidden_pool(game, 1)
+        assert Counter(c.definition.id for c in me.deck) == Counter(c.definition.id for c in game.player(0).deck)
+        assert world.legal_actions() == game.legal_actions()
+        assert world.state.log is None
+    assert game.to_json() == before
+
+
+def test_determinize_resamples_the_enemy_hand():
+    view = GameView(Game.from_scenario(SCENARIO, seed=1), 0)
+    hands = {tuple(c.definition.id for c in view.determinize(random.Random(s)).player(1).hand) for s in range(20)}
+    assert len(hands) > 3
+
+
+def _hide_differently(game: Game, viewer: int) -> Game:
+    """A clone that differs from ``game`` only in what ``viewer`` cannot see."""
+    other = game.clone()
+    enemy, me = other.player(1 - viewer), other.player(viewer)
+    hand_slot = next(i for i, c in enumerate(enemy.hand) if c.definition.collectible)
+    deck_slot = next(i for i, c in enumerate(enemy.deck) if c.definition is not enemy.hand[hand_slot].definition)
+    enemy.hand[hand_slot], enemy.deck[deck_slot] = enemy.deck[deck_slot].copy(), enemy.hand[hand_slot].copy()
+    enemy.hand[hand_slot].zone, enemy.deck[deck_slot].zone = enemy.deck[deck_slot].zone, enemy.hand[hand_slot].zone
+    random.Random(7).shuffle(me.deck)
+    random.Random(8).shuffle(enemy.deck)
+    other.state.rng.state ^= 0xDEADBEEF
+    return other
+
+
+def test_determinize_depends_only_on_what_the_viewer_may_know():
+    game = mid_game()
+    viewer = game.current_player
+    other = _hide_differently(game, viewer)
+    assert _hidden_pool(other, 1 - viewer) == _hidden_pool(game, 1 - viewer)
+    assert [c.definition.id for c in other.player(1 - viewer).hand] != \
+        [c.definition.id for c in game.player(1 - viewer).hand]
+    for seed in range(5):
+        a = GameView(game, viewer).determinize(random.Random(seed))
+        b = GameView(other, viewer).determinize(random.Random(seed))
+        for p in (0, 1):
+            for zone in ("hand", "deck", "secrets"):
+                assert [c.definition.id for c in getattr(a.player(p), zone)] == \
+                    [c.definition.id for c in getattr(b.player(p), zone)]
+        assert a.state.rng.state == b.state.rng.state
+
+
+def test_preferred_targets_follow_the_cards_preferred_mark():
+    game = Game.from_scenario(SCENARIO)
+    view = GameView(game, 0)
+    fireball = game.player(0).hand[0]
+    enemy = game.player(1)
+    assert view.preferred_targets(fireball.uid) == [enemy.hero.uid, enemy.battlefield[0].uid]
+    assert view.preferred_target(fireball.uid) == enemy.hero.uid
+    assert view.preferred_targets(game.player(0).hand[1].uid) == []  # a wisp takes no target
+    with pytest.raises(ValueError, match="not in player 0's hand"):
+        view.preferred_targets(enemy.hand[0].uid)
+
+
+def test_off_turn_views_cannot_decode_or_describe_the_enemys_cards():
+    game = Game.from_scenario(SCENARIO)
+    view = GameView(game, 1, CODEC)
+    with pytest.raises(ValueError, match="not on turn"):
+        view.choice_of(1)
+    with pytest.raises(ValueError, match="not on turn"):
+        view.action_ids(game.legal_actions())
+    probe = Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, None)
+    with pytest.raises(ValueError, match="not a legal choice"):
+        GameView(game, 0).describe(probe)
+    assert GameView(game, 0).describe(END_TURN) == "End turn"

@@ -1,0 +1,20 @@
+"""Seeded strength checks (deterministic, not timing tests): heuristic >> random, search > heuristic."""
+
+from __future__ import annotations
+
+from agents.arena import run_tournament
+
+
+def _wins(result, agent: str) -> int:
+    row = result.pairs()[0]
+    return row["wins_a"] if row["agent_a"] == agent else row["wins_b"]
+
+
+def test_heuristic_beats_random_in_at_least_90_percent_of_200_seeded_games():
+    result = run_tournament(["heuristic", "random"], games_per_pair=200, seed=0, workers=2, progress=False)
+    assert _wins(result, "heuristic") >= 180
+
+
+def test_search_beats_heuristic_in_at_least_60_percent_of_100_seeded_games_at_its_default_budget():
+    result = run_tournament(["search", "heuristic"], games_per_pair=100, seed=0, workers=2, progress=False)
+    assert _wins(result, "search") >= 60

@@ -1,0 +1,157 @@
+"""Each engine invariant holds on real games and catches its own kind of corruption, by name."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ccg_env.engine import Game, Result, Zones
+from ccg_env.engine.actions import TurnStart
+from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.invariants import (
+    InvariantError, InvariantMonitor, broken_invariants, check_invariants, check_log,
+)
+from ccg_env.engine.log import LogEntry
+
+BOARD = {"players": [
+    {"mana": 5, "hand": ["wisp", "fireball"], "deck": ["chillwind_yeti", "wisp"], "battlefield": ["chillwind_yeti"],
+     "weapon": "fiery_war_axe", "secrets": ["explosive_trap"], "graveyard": ["arcane_explosion"]},
+    {"hand": ["wisp"], "battlefield": ["bloodfen_raptor", "wisp"]},
+]}
+
+
+def board() -> Game:
+    return Game.from_scenario(BOARD)
+
+
+def _in_hand(game: Game, player: int = 0):
+    return game.player(player).hand[0]
+
+
+def _overfill_hand(game: Game) -> None:
+    hand = game.player(0).hand
+    while len(hand) <= game.state.rules.max_hand:
+        card = hand[0].copy()
+        card.uid = game.state.new_uid()
+        hand.append(card)
+
+
+def _set(obj, **values):
+    def mutate(game: Game) -> None:
+        target = obj(game)
+        for key, value in values.items():
+            setattr(target, key, value)
+    return mutate
+
+
+CORRUPTIONS = {
+    "current player 2": ("match", _set(lambda g: g.state, current=2)),
+    "turn 0": ("match", _set(lambda g: g.state, turn=0)),
+    "card says the wrong zone": ("zones", _set(_in_hand, zone=Zones.BATTLEFIELD)),
+    "card owned by the other player": ("zones", _set(_in_hand, owner=1)),
+    "card in two zones": ("zones", lambda g: g.player(0).graveyard.append(g.player(0).hand[0])),
+    "uid not yet handed out": ("zones", _set(_in_hand, uid=10**6)),
+    "order of play from the future": ("zones", _set(lambda g: g.player(0).battlefield[0], order_of_play=10**6)),
+    "no hero": ("zone-kinds", lambda g: g.player(1).hero_zone.clear()),
+    "spell on the battlefield": ("zone-kinds", lambda g: _move(g, g.player(0).hand[1], Zones.BATTLEFIELD)),
+    "secret twice": ("zone-kinds", lambda g: _duplicate(g, g.player(0).secrets)),
+    "two weapons": ("zone-kinds", lambda g: _duplicate(g, g.player(0).weapon)),
+    "hand above max": ("zone-limits", _overfill_hand),
+    "health above max": ("stats", _set(lambda g: g.player(0).battlefield[0], health=99)),
+    "negative attack": ("stats", _set(lambda g: g.player(1).battlefield[0], attack=-1)),
+    "negative armor": ("stats", _set(lambda g: g.player(0).hero, armor=-2)),
+    "minion at 0 health in hand": ("stats", _set(_in_hand, health=0)),
+    "mana above the rules": ("mana", _set(lambda g: g.player(0), mana=11)),
+    "negative mana": ("mana", _set(lambda g: g.player(1), mana=-1)),
+    "crystals above the rules": ("mana", _set(lambda g: g.player(1), max_mana=11)),
+    "negative fatigue": ("mana", _set(lambda g: g.player(1), fatigue=-1)),
+    "dead minion not reaped": ("reaped", _set(lambda g: g.player(1).battlefield[1], health=0)),
+    "spent weapon equipped": ("reaped", _set(lambda g: g.player(0).weapon[0], durability=0)),
+    "dead hero, game goes on": ("result", _set(lambda g: g.player(1).hero, health=0)),
+    "winner without a result": ("result", _set(lambda g: g.state, winner=0)),
+    "win without a winner": ("result", _set(lambda g: g.state, result=Result.WIN)),
+    "win for the dead hero": ("result", lambda g: _end(g, Result.WIN, winner=1, dead=1)),
+    "draw with a winner": ("result", lambda g: _end(g, Result.DRAW, winner=0, dead=None)),
+    "turn limit before the limit": ("result", lambda g: _end(g, Result.TURN_LIMIT, winner=None, dead=None)),
+    "past the turn limit, game goes on": ("result", _set(lambda g: g.state, turn=81)),
+    "log starts below the root": ("log", lambda g: g.log.append(LogEntry(1, TurnStart(0)))),
+    "log skips a depth": ("log", lambda g: g.log.extend([LogEntry(0, TurnStart(0)), LogEntry(2, TurnStart(0))])),
+    "cancelled action with reactions": ("log", lambda g: g.log.extend([LogEntry(0, TurnStart(0), "no"),
+                                                                       LogEntry(1, TurnStart(0))])),
+}
+
+
+def _move(game: Game, card, zone: Zones) -> None:
+    game.player(card.owner).zone(card.zone).remove(card)
+    card.zone = zone
+    game.player(card.owner).zone(zone).append(card)
+
+
+def _duplicate(game: Game, cards: list) -> None:
+    copy = cards[0].copy()
+    copy.uid = game.state.new_uid()
+    cards.append(copy)
+
+
+def _end(game: Game, result: Result, winner: int | None, dead: int | None) -> None:
+    game.state.result, game.state.winner = result, winner
+    if dead is not None:
+        game.player(dead).hero.health = 0
+
+
+def test_a_scenario_board_and_a_new_game_hold_every_invariant():
+    check_invariants(board())
+    check_invariants(Game.new(seed=4))
+    assert broken_invariants(board()) == []
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
+def test_each_corruption_breaks_the_invariant_named(name):
+    expected, corrupt = CORRUPTIONS[name]
+    game = board()
+    corrupt(game)
+    with pytest.raises(InvariantError) as info:
+        check_invariants(game)
+    assert info.value.invariant == expected
+    assert str(info.value).startswith(f"[{expected}] ")
+    assert any(problem.startswith(f"[{expected}]") for problem in broken_invariants(game))
+
+
+def test_invariant_error_is_an_assertion_error():
+    assert issubclass(InvariantError, AssertionError)
+
+
+def test_the_monitor_finds_a_card_that_left_every_zone():
+    game = board()
+    monitor = InvariantMonitor(game)
+    game.player(0).hand.pop()
+    with pytest.raises(InvariantError, match=r"^\[nothing-lost\] card ids \[\d+\]"):
+        monitor.check()
+
+
+def test_the_monitor_finds_a_log_that_shrank():
+    game = Game.new(seed=2)
+    monitor = InvariantMonitor(game)
+    game.log.pop()
+    with pytest.raises(InvariantError, match=r"^\[log\] the log shrank"):
+        monitor.check()
+
+
+def test_log_check_resumes_from_an_offset():
+    entries = [LogEntry(0, TurnStart(0)), LogEntry(1, TurnStart(0)), LogEntry(3, TurnStart(0))]
+    check_log(entries[:2])
+    with pytest.raises(InvariantError, match="entry 2"):
+        check_log(entries, start=2, previous=entries[1])
+
+
+@pytest.mark.parametrize("seed", range(14))
+def test_random_games_on_every_deck_pair_hold_every_invariant_after_each_action(seed):
+    decks = sorted(default_deck_paths())
+    game = Game.new(seed=seed, decks=[decks[seed % len(decks)], decks[(seed * 3 + 1) % len(decks)]])
+    monitor = InvariantMonitor(game)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        monitor.check()
+    assert game.result is not None and len(game.log) > 100

@@ -1,0 +1,75 @@
+"""MaskablePPO smoke run on the batched env, plus config loading and validation errors."""
+
+import csv
+
+import pytest
+
+from ccg_env.train import TrainConfig, load_config, main, parse_overrides, train
+
+
+def test_smoke_run_completes_and_reports_the_win_rate(tmp_path):
+    config = load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 2048})
+    result = train(config)
+    assert result.timesteps >= 2048
+    assert [e.timesteps for e in result.evaluations] == [1024, 2048]
+    assert all(e.games == config.eval_games for e in result.evaluations)
+    assert 0.0 <= result.final_win_rate <= 1.0
+    run_dir = tmp_path / "smoke"
+    rows = list(csv.DictReader((run_dir / "eval.csv").open()))
+    assert [int(r["timesteps"]) for r in rows] == [1024, 2048]
+    assert float(rows[-1]["win_rate"]) == pytest.approx(result.final_win_rate, abs=1e-4)
+    assert int(rows[-1]["wins"]) + int(rows[-1]["losses"]) + int(rows[-1]["draws"]) + int(
+        rows[-1]["turn_limits"]) + int(rows[-1]["illegal_actions"]) == config.eval_games
+    assert (run_dir / "model.zip").is_file() and (run_dir / "checkpoints" / "step_2048.zip").is_file()
+    assert list(run_dir.glob("events.out.tfevents.*")), "no TensorBoard event file"
+    assert (run_dir / "config.yaml").is_file()
+
+
+def test_loaded_model_plays_legal_moves(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from ccg_env.env.gym_env import CcgDuelEnv
+
+    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0,
+                                         "eval_games": 8}))
+    model = MaskablePPO.load(result.model_path)
+    env = CcgDuelEnv(normalize_observations=True)
+    observation, info = env.reset(seed=0)
+    for _ in range(30):
+        action, _ = model.predict(observation, action_masks=env.action_masks(), deterministic=True)
+        assert info["action_mask"][int(action)] == 1
+        observation, _, terminated, truncated, info = env.step(int(action))
+        if terminated or truncated:
+            observation, info = env.reset()
+
+
+def test_unknown_key_names_the_file_and_key(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("total_timesteps: 100\nlearning_rat: 0.1\n")
+    with pytest.raises(ValueError, match=r"bad\.yaml.*'learning_rat'"):
+        load_config(path)
+
+
+def test_wrong_types_and_values_name_the_key(tmp_path):
+    path = tmp_path / "typed.yaml"
+    path.write_text("num_envs: eight\n")
+    with pytest.raises(ValueError, match=r"typed\.yaml.*'num_envs'"):
+        load_config(path)
+    path.write_text("batch_size: 0\n")
+    with pytest.raises(ValueError, match=r"typed\.yaml.*batch_size"):
+        load_config(path)
+    with pytest.raises(FileNotFoundError, match="no-such-config"):
+        load_config("no-such-config")
+
+
+def test_packaged_configs_load_and_name_defaults_to_the_stem():
+    config = load_config("ppo_vs_random")
+    assert config.name == "ppo_vs_random" and config.net_arch == [256, 256] and config.torch_threads == 1
+    assert isinstance(load_config("smoke"), TrainConfig)
+
+
+def test_command_line_overrides_and_errors(capsys):
+    assert parse_overrides(["n_steps=64", "net_arch=[32, 32]"]) == {"n_steps": 64, "net_arch": [32, 32]}
+    with pytest.raises(SystemExit):
+        main(["--config", "smoke", "--set", "nonsense=1"])
+    assert "'nonsense'" in capsys.readouterr().err
