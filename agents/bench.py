@@ -17,28 +17,43 @@ from .arena import build_agent
 from .match import MatchRunner
 
 
-def engine_decisions_per_second(seconds: float, seed: int = 0) -> float:
-    """Seeded uniformly random play on the bare engine (legal_actions + apply), resets included."""
+def random_play(seconds: float, first_seed: int = 0) -> tuple[float, float, float]:
+    """Seeded uniformly random play on the bare engine (legal_actions + apply), resets included.
+
+    Returns (decisions per second, games per second, decisions per game).
+    """
     decisions = games = 0
-    rng = random.Random(seed)
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = Game.new(seed=seed + games, log=False)
+        game = Game.new(seed=first_seed + games, log=False)
+        rng = random.Random(first_seed + games)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
             decisions += 1
         games += 1
-    return decisions / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, games / elapsed, decisions / max(games, 1)
 
 
-def clone_microseconds(seed: int = 5, decisions: int = 40, number: int = 5000) -> float:
-    """Mean cost of ``Game.clone`` on a mid-game position."""
+def engine_decisions_per_second(seconds: float, seed: int = 0) -> float:
+    """Decisions per second of seeded random play (see :func:`random_play`)."""
+    return random_play(seconds, seed)[0]
+
+
+def mid_game(seed: int = 5, decisions: int = 40) -> Game:
+    """A game after ``decisions`` seeded random choices: mid-game boards and hands."""
     game = Game.new(seed=seed, log=False)
     rng = random.Random(seed)
     for _ in range(decisions):
         if game.is_over:
             break
         game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def clone_microseconds(game: Game | None = None, number: int = 5000) -> float:
+    """Mean cost of ``Game.clone`` on ``game`` (a mid-game position by default)."""
+    game = game if game is not None else mid_game()
     return timeit.timeit(game.clone, number=number) / number * 1e6
 
 
