@@ -39,6 +39,8 @@ class Choice(NamedTuple):
 
 
 END_TURN = Choice(ChoiceKind.END_TURN)
+_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
+_tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
 
 def _passes(game: Game, validators: tuple, probe: GameAction) -> bool:
@@ -70,7 +72,7 @@ def legal_choices(game: Game) -> list[Choice]:
         if card.cost > player.mana or not _passes(game, play_validators, play_probe):
             continue
         for target in play_target_options(state, card):
-            out.append(Choice(ChoiceKind.PLAY, card.uid, None if target is None else target.uid))
+            out.append(_tuple_new(Choice, (_PLAY, card.uid, None if target is None else target.uid)))
     attack_probe = Attack(me)
     attack_validators = validators.get(Attack, ())
     for attacker in (*player.hero_zone, *player.battlefield):
@@ -78,7 +80,7 @@ def legal_choices(game: Game) -> list[Choice]:
         if attacker.attack <= 0 or not _passes(game, attack_validators, attack_probe):
             continue
         for defender in attack_targets(state, attacker):
-            out.append(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
+            out.append(_tuple_new(Choice, (_ATTACK, attacker.uid, defender.uid)))
     return out
 
 

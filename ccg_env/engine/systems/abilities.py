@@ -42,25 +42,30 @@ def install(bus: EventBus) -> None:
 
 
 def _fire(game: Game, cards: Iterable[Card], trigger: Trigger, *, target: Card | None = None,
-          trigger_card: Card | None = None, priority: int = 0) -> None:
+          trigger_card: Card | None = None, priority: int = 0, skip: Card | None = None) -> None:
     for card in cards:
-        for ability in card.definition.triggers.get(trigger, ()):
-            game.add_reaction(TriggerAbility(card.owner, card, ability, target, trigger_card, priority=priority,
-                                             order_of_play=card.order_of_play))
+        abilities = card.definition.triggers.get(trigger)
+        if abilities and card is not skip:
+            for ability in abilities:
+                game.add_reaction(TriggerAbility(card.owner, card, ability, target, trigger_card, priority=priority,
+                                                 order_of_play=card.order_of_play))
 
 
-def _in_play(game: Game, player: int) -> list[Card]:
+def _fire_in_play(game: Game, player: int, trigger: Trigger, *, trigger_card: Card | None = None,
+                  skip: Card | None = None) -> None:
+    """Fire ``trigger`` for the player's hero, weapon and minions (in that order), except ``skip``."""
     p = game.state.players[player]
-    return [*p.hero_zone, *p.weapon, *p.battlefield]
+    for zone in (p.hero_zone, p.weapon, p.battlefield):
+        if zone:
+            _fire(game, zone, trigger, trigger_card=trigger_card, skip=skip)
 
 
 def _card_played(game: Game, action: PlayCard) -> None:
-    others = [c for c in _in_play(game, action.player) if c is not action.card]
-    _fire(game, others, Trigger.CARD_PLAYED, trigger_card=action.card)
+    _fire_in_play(game, action.player, Trigger.CARD_PLAYED, trigger_card=action.card, skip=action.card)
 
 
 def _spell_cast(game: Game, action: CastSpell) -> None:
-    _fire(game, _in_play(game, action.player), Trigger.SPELL_CAST, trigger_card=action.card)
+    _fire_in_play(game, action.player, Trigger.SPELL_CAST, trigger_card=action.card)
 
 
 def _spell_resolves(game: Game, action: CastSpell) -> None:
@@ -75,8 +80,7 @@ def _summoned(game: Game, action: Summon) -> None:
         _fire(game, [card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
         enemy_secrets = game.state.players[1 - action.player].secrets
         _fire(game, enemy_secrets, Trigger.SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
-    others = [c for c in _in_play(game, action.player) if c is not card]
-    _fire(game, others, Trigger.MINION_SUMMONED, trigger_card=card)
+    _fire_in_play(game, action.player, Trigger.MINION_SUMMONED, trigger_card=card, skip=card)
 
 
 def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
@@ -90,11 +94,11 @@ def _damaged(game: Game, action: Damage) -> None:
 
 
 def _turn_start(game: Game, action: TurnStart) -> None:
-    _fire(game, _in_play(game, action.player), Trigger.TURN_START)
+    _fire_in_play(game, action.player, Trigger.TURN_START)
 
 
 def _turn_end(game: Game, action: TurnEnd) -> None:
-    _fire(game, _in_play(game, action.player), Trigger.TURN_END)
+    _fire_in_play(game, action.player, Trigger.TURN_END)
 
 
 def _deathrattles(game: Game, action: Reap) -> None:
