@@ -9,7 +9,6 @@ import numpy as np
 
 from ccg_env.engine import Game, IllegalActionError, Rules, default_cards
 from ccg_env.env.codec import ActionCodec, ActionLayout
-from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
 from ccg_env.env.view import GameView
 
@@ -78,17 +77,20 @@ class MatchRunner:
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
         player = game.current_player
-        self.encoder.encode(game, player, self._observation)
-        legal_mask(game, self.codec, player, self._mask)
+        legal = game.legal_actions()
+        ids = self.codec.encode_all(game, legal)
+        self.encoder.encode(game, player, self._observation, legal)
+        self._mask.fill(0)
+        self._mask[ids] = 1
         action = int(agent.act(self._observation, self._mask, GameView(game, player, self.codec)))
         if not 0 <= action < self._mask.size or not self._mask[action]:
             raise IllegalActionError(
                 f"agent {_name(agent)!r} (player {player}, game seed {seed}, turn {game.turn}) chose action "
                 f"{action} ({self.codec.layout.describe(action)}), which its action mask forbids; legal ids: "
-                f"{np.flatnonzero(self._mask).tolist()}")
-        choice = self.codec.decode(game, action)
-        game.apply(choice)  # type: ignore[arg-type]
-        return choice  # type: ignore[return-value]
+                f"{sorted(ids)}")
+        choice = legal[ids.index(action)]
+        game.apply(choice)
+        return choice
 
 
 def _name(agent: Any) -> str:

@@ -62,7 +62,9 @@ secrets only a count; no deck order is encoded. Values are raw game numbers clip
 which come from the TargetSystem's candidates and the validators that ``Game.apply`` runs, so every masked
 action is accepted and every other one is refused. The agent not on turn, and every agent once the game is
 over, gets all zeros. In the wrapped env an unmasked action ends the game with -1 for the offender; the raw
-env raises ``ValueError``.
+env raises ``ValueError`` (also for a value that is not a whole id: ``0.5`` is not read as ``0``) and changes
+nothing. Once the game is over each agent steps ``None`` once and leaves ``agents``; a step after that raises
+``RuntimeError`` (call ``reset()``).
 
 ## Rewards
 
@@ -119,8 +121,7 @@ from pettingzoo.utils import wrappers
 from ..engine import CardSet, Deck, Game, IllegalActionError, Result, Rules, default_cards, load_cards
 from ..engine.decks import default_deck_paths, resolve_deck
 from ..engine.game import DEFAULT_DECKS
-from .codec import ActionCodec, ActionLayout
-from .masks import legal_mask
+from .codec import ActionCodec, ActionLayout, as_action_id
 from .observation import ObservationEncoder
 from .render import render_text
 
@@ -206,6 +207,8 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._log = bool(log) or render_mode is not None
         self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
         self.encoder = ObservationEncoder(self.rules, self.cards)
+        self._observation = self.encoder.new_buffer()
+        self._write_observation = self.encoder.writer(self._observation, exclusive=True)
         self._n_actions = self.codec.layout.size
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -266,17 +269,23 @@ class CcgAECEnv(AECEnv, EzPickle):
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
         if self.game is None:
             raise RuntimeError("observe() before reset(): call reset() to start a game")
-        seat = _SEATS[agent]
-        observation = np.empty(self.encoder.size, dtype=np.float32)
-        self.encoder.encode(self.game, seat, observation)
-        mask = np.empty(self._n_actions, dtype=np.int8)
-        legal_mask(self.game, self.codec, seat, mask)
-        return {"observation": observation, "action_mask": mask}
+        seat, game = _SEATS[agent], self.game
+        on_turn = game.state.result is None and game.state.current == seat
+        legal = game.legal_actions() if on_turn else None
+        self._write_observation(game, seat, legal)
+        mask = bytearray(self._n_actions)
+        if legal is not None:
+            for action_id in self.codec.encode_all(game, legal):
+                mask[action_id] = 1
+        return {"observation": self._observation.copy(), "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
         """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
         if self.game is None:
             raise RuntimeError("step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise RuntimeError("step() after the game is over and every agent is done: call reset() to start "
+                               "a new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -300,7 +309,7 @@ class CcgAECEnv(AECEnv, EzPickle):
     def _apply(self, agent: str, action: int | None) -> None:
         if action is None:
             raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
-        action_id = int(action)
+        action_id = as_action_id(action)
         choice = self.codec.decode(self.game, action_id)
         if choice is None:
             raise ValueError(f"{agent}: action {action_id} ({self.codec.layout.describe(action_id)}) "

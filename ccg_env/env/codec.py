@@ -17,10 +17,36 @@ minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. De
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
+
+_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
+
+
+def as_action_id(action: Any) -> int:
+    """Return an action id as a Python int: an integer (NumPy's too) or a whole float such as ``3.0``.
+
+    Raises:
+        ValueError: a fractional or non-finite number (``0.5`` is not read as ``0``), or text.
+        TypeError: None or another value that is not a number.
+    """
+    try:
+        return operator.index(action)
+    except TypeError:
+        pass
+    if isinstance(action, (str, bytes)):
+        raise ValueError(f"action {action!r}: expected an integer action id, got text")
+    try:
+        value = int(action)
+    except OverflowError:
+        raise ValueError(f"action {action!r}: expected an integer action id") from None
+    if value != action:
+        raise ValueError(f"action {action!r}: expected a whole action id (not read as {value})")
+    return value
 
 
 @dataclass(frozen=True)
@@ -102,23 +128,22 @@ class ActionCodec:
     def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
         """Encode many choices of the current position at once."""
         state = game.state
-        me = state.players[state.current]
-        hand_slot = {card.uid: i for i, card in enumerate(me.hand)}
-        targets = self._target_slots(game)
-        b = self.layout.max_battlefield
-        t_slots, a_off, a_slots = self.layout.target_slots, self.layout.attack_offset, self.layout.attack_slots
+        me, enemy = state.players[state.current], state.players[1 - state.current]
+        layout = self.layout
+        b, width = layout.max_battlefield, layout.attack_slots
+        play = {card.uid: 1 + i * layout.target_slots for i, card in enumerate(me.hand)}
+        slot = self._target_slots(game)  # own hero 1, own minions 2.., enemy hero b + 2, enemy minions b + 3..
+        slot[None] = 0
+        attack_base = layout.attack_offset - width - (b + 2)  # attacker slot s, defender slot d: base + s*width + d
         out = []
-        for choice in choices:
-            kind = choice.kind
-            if kind is ChoiceKind.END_TURN:
-                out.append(0)
-            elif kind is ChoiceKind.PLAY:
-                target = 0 if choice.target is None else targets[choice.target]
-                out.append(1 + hand_slot[choice.source] * t_slots + target)
+        append = out.append
+        for kind, source, target in choices:
+            if kind is _PLAY:
+                append(play[source] + slot[target])
+            elif kind is _ATTACK:
+                append(attack_base + slot[source] * width + slot[target])
             else:
-                attacker = targets[choice.source] - 1  # own hero 1 -> 0, own minion i -> 1 + i
-                defender = targets[choice.target] - (b + 2)  # enemy hero -> 0, enemy minion i -> 1 + i
-                out.append(a_off + attacker * a_slots + defender)
+                append(0)
         return out
 
     def encode(self, game: Game, choice: Choice) -> int:

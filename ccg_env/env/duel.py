@@ -199,12 +199,13 @@ class Duel:
     Args:
         setup: the shared configuration.
         opponent: plays the other seat inside :meth:`step` and :meth:`reset`.
-        observation: float32 array of shape ``(setup.encoder.size,)`` to write observations into.
+        observation: float32 array of shape ``(setup.encoder.size,)`` to write observations into: the duel's
+            alone to write (others only read or copy it), so each step rewrites only what changed.
         mask: int8 array of shape ``(action count,)`` to write the action mask into.
     """
 
     __slots__ = ("setup", "opponent", "game", "seat", "game_seed", "legal", "outcome", "length",
-                 "episode_return", "_observation", "_mask", "_mask_bytes", "_zero_mask")
+                 "episode_return", "_write_observation", "_mask_bytes", "_zero_mask")
 
     def __init__(self, setup: DuelSetup, opponent: Opponent, observation: np.ndarray, mask: np.ndarray) -> None:
         self.setup = setup
@@ -216,8 +217,8 @@ class Duel:
         self.outcome: str | None = None
         self.length = 0
         self.episode_return = 0.0
-        self._observation = observation
-        self._mask = mask
+        self._write_observation = setup.encoder.writer(observation, normalize=setup.normalize_observations,
+                                                       exclusive=True)
         self._mask_bytes = memoryview(mask).cast("B")
         self._zero_mask = bytes(mask.nbytes)
 
@@ -275,7 +276,7 @@ class Duel:
         if state.result is None:
             choices = game.legal_actions()
             self.legal = dict(zip(self.setup.codec.encode_all(game, choices), choices))
-            self._write()
+            self._write(choices)
             return 0.0, False, False
         if state.result is Result.TURN_LIMIT:
             outcome = "turn_limit"
@@ -299,12 +300,9 @@ class Duel:
         self.episode_return += reward
         return reward, not truncated, truncated
 
-    def _write(self) -> None:
+    def _write(self, legal: list[Choice] | None = None) -> None:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
-        observation = self._observation
-        self.setup.encoder.encode(self.game, self.seat, observation)
-        if self.setup.normalize_observations:
-            np.multiply(observation, self.setup.encoder.scale, out=observation)
+        self._write_observation(self.game, self.seat, legal)
         mask_bytes = self._mask_bytes
         mask_bytes[:] = self._zero_mask
         for action_id in self.legal:

@@ -29,7 +29,9 @@ all zeros once the episode is over. ``info`` always holds ``action_mask`` (a cop
 ``step`` never raises for an unmasked action id (Gymnasium's checker steps random ids). With
 ``illegal_action="lose"`` (the default) the learner forfeits: reward -1, ``terminated=True``, outcome
 ``"illegal_action"``, the engine game left as it was. With ``illegal_action="ignore"`` nothing happens to the
-game and the step pays ``illegal_reward`` (default -0.1) with the episode going on.
+game and the step pays ``illegal_reward`` (default -0.1) with the episode going on. A value that is not an
+integer id at all raises and changes nothing: ``ValueError`` for a fractional number (``0.5`` is not read as
+``0``) or text, ``TypeError`` for None.
 
 ## Configuration
 
@@ -58,6 +60,7 @@ import gymnasium
 import numpy as np
 
 from ..engine import Game, Rules
+from .codec import as_action_id
 from .duel import Duel, DuelSetup, make_opponent
 from .registration import ENV_ID, register_duel_env
 from .render import render_text
@@ -100,10 +103,14 @@ class CcgDuelEnv(gymnasium.Env):
         return self._observation.copy(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's action and the opponent's replies; never raises for an illegal id."""
+        """Play the learner's action and the opponent's replies; never raises for an illegal id.
+
+        Raises:
+            ValueError, TypeError: ``action`` is not an integer id (a fractional number, text, None).
+        """
         if self.duel.game is None:
             raise RuntimeError("CcgDuelEnv.step called before reset()")
-        reward, terminated, truncated = self.duel.step(int(action))
+        reward, terminated, truncated = self.duel.step(as_action_id(action))
         return self._observation.copy(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:

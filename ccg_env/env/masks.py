@@ -19,6 +19,12 @@ def legal_mask(game: Game, codec: ActionCodec, player: int, out: np.ndarray) -> 
     Ones exactly at the ids of the legal choices when ``player`` is on turn and the game is not over;
     all zeros otherwise.
     """
-    out.fill(0)
-    if game.state.result is None and game.state.current == player:
-        out[legal_ids(game, codec)] = 1
+    ids = legal_ids(game, codec) if game.state.result is None and game.state.current == player else []
+    if not out.flags.c_contiguous:
+        out.fill(0)
+        out[ids] = 1
+        return
+    mask = memoryview(out).cast("B")
+    mask[:] = bytes(len(mask))
+    for action_id in ids:
+        mask[action_id] = 1

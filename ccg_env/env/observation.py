@@ -1,39 +1,40 @@
 """The observation: one flat float32 vector of named pieces encoding the zones from one player's point of view.
 
 Build an :class:`ObservationEncoder` once per rules and card set; ``encode`` then writes a game's observation
-into a preallocated array. ``encoder.pieces`` lists the layout (name, start, stop, shape), ``encoder.columns``
-names the features of each piece's last axis and ``encoder.view(vec)`` reshapes a vector (or a batch) per piece.
+into a preallocated array (``writer(out)`` checks a buffer once for many writes). ``encoder.pieces`` lists
+the layout (name, start, stop, shape), ``encoder.columns`` names the features of each piece's last axis and
+``encoder.view(vec)`` reshapes a vector (or a batch) per piece.
 
 Values are raw game numbers (health 30 is 30.0), clipped into ``[low, high]``; ``encoder.scale`` (``1 / high``)
-maps them into ``[0, 1]`` for a network that wants it. Hidden information never enters the vector: the enemy
-hand is only a size, the enemy secrets only a count, and no deck order is encoded.
+maps them into ``[0, 1]`` for a network that wants it. "Can attack" asks the engine
+(:mod:`ccg_env.env.attack_checks`), never a copy of its rules. Hidden information never enters the vector: the
+enemy hand is only a size, the enemy secrets only a count, and no deck order is encoded. How the vector is
+written fast is the business of :mod:`ccg_env.env.observation_writer`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import gymnasium
 import numpy as np
 
-from ..engine import Card, CardDef, CardSet, CardType, Game, Keyword, Player, Rules
+from ..engine import CardDef, CardSet, Choice, Game, Rules
+from .observation_writer import CARD_TYPES, HAND_HEAD, KEYWORDS, MINION_HEAD, ObservationWriter
+
+__all__ = ["CARD_TYPES", "COUNT_CAP", "HAND_HEAD", "HERO_COLUMNS", "KEYWORDS", "MINION_HEAD", "STAT_CAP",
+           "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "card_order"]
 
 #: Upper bound for stats that buffs can push beyond printed values (attack, health, armor...); values clip here.
 STAT_CAP = 100
 #: Upper bound for counters that only grow (fatigue, graveyard size).
 COUNT_CAP = 100
 
-KEYWORDS: tuple[Keyword, ...] = tuple(k for k in Keyword if k is not Keyword.NONE)
-CARD_TYPES: tuple[CardType, ...] = (CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET)
 
 HERO_COLUMNS = ("health", "armor", "attack", "weapon_attack", "weapon_durability", "frozen", "can_attack")
 ZONE_COLUMNS = ("deck", "hand", "graveyard", "battlefield", "secrets")
-_HAND_HEAD = ("present", "cost", "attack", "health", "affordable")
-_MINION_HEAD = ("present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen")
 _KEYWORD_COLUMNS = tuple(f"keyword_{k.name.lower()}" for k in KEYWORDS)
 _TYPE_COLUMNS = tuple(f"type_{t.value}" for t in CARD_TYPES)
-
-_CHARGE, _WINDFURY = int(Keyword.CHARGE), int(Keyword.WINDFURY)
 
 
 class Piece(NamedTuple):
@@ -48,17 +49,6 @@ class Piece(NamedTuple):
 def card_order(cards: CardSet) -> list[CardDef]:
     """Return the card definitions sorted by id: the order of every card one-hot in the observation."""
     return [cards[card_id] for card_id in sorted(cards)]
-
-
-def _can_attack(card: Card, on_turn: bool) -> bool:
-    """Whether a character can attack now (its side on turn) or on its side's next turn (side not on turn)."""
-    if card.attack <= 0 or card.frozen_on_turn:
-        return False
-    if not on_turn:
-        return True
-    if card.sleeping and not card.keywords & _CHARGE:
-        return False
-    return card.attacks_made < (2 if card.keywords & _WINDFURY else 1)
 
 
 class _CardRows(dict):
@@ -94,8 +84,8 @@ class ObservationEncoder:
         self.rules = rules
         self.cards = card_order(cards)
         n_cards = len(self.cards)
-        self._hand_width = len(_HAND_HEAD) + len(KEYWORDS) + len(CARD_TYPES) + 2 + n_cards
-        self._minion_width = len(_MINION_HEAD) + len(KEYWORDS) + n_cards
+        self._hand_width = len(HAND_HEAD) + len(KEYWORDS) + len(CARD_TYPES) + 2 + n_cards
+        self._minion_width = len(MINION_HEAD) + len(KEYWORDS) + n_cards
         self.columns: dict[str, tuple[str, ...]] = {}
         self.pieces: list[Piece] = []
         self._build_layout(rules, n_cards)
@@ -104,10 +94,20 @@ class ObservationEncoder:
         self.high = self._build_high(rules)
         self.scale = np.divide(1.0, self.high, out=np.zeros_like(self.high), where=self.high > 0)
         self.space = gymnasium.spaces.Box(self.low, self.high, dtype=np.float32)
-        self._starts = tuple(p.start for p in self.pieces)  # unpacked in encode(), in piece order
-        self._keyword_rows = self._build_keyword_rows()
-        self._rows = _CardRows(self._build_card_rows())
-        self._zeros = bytes(4 * self.size)
+        #: card definition -> (one-hot index, its constant hand row, its constant minion row): present, type,
+        #: target spec, card one-hot; zeros where the game values and keywords go
+        self.card_rows = _CardRows(self._build_card_rows())
+        #: keyword bitmask -> the row of keyword flags
+        self.keyword_rows = self._build_keyword_rows()
+        starts = {p.name: 4 * p.start for p in self.pieces}
+        #: for the writers: byte offsets of the own hand, both battlefields and the own secrets; bytes per hand
+        #: and per minion row; a zero observation; row caches per normalization
+        self.row_starts = tuple(starts[name] for name in ("own_hand", "own_battlefield", "enemy_battlefield",
+                                                          "own_secrets"))
+        self.row_widths = (4 * self._hand_width, 4 * self._minion_width)
+        self.zeros = bytes(4 * self.size)
+        self.row_caches: dict[bool, tuple] = {}
+        self._last_writer: ObservationWriter | None = None
 
     # --- layout ------------------------------------------------------------------------------
 
@@ -118,9 +118,9 @@ class ObservationEncoder:
 
     def _build_layout(self, rules: Rules, n_cards: int) -> None:
         card_columns = tuple(f"card_{c.id}" for c in self.cards)
-        hand_columns = (*_HAND_HEAD, *_KEYWORD_COLUMNS, *_TYPE_COLUMNS, "has_target", "target_required",
+        hand_columns = (*HAND_HEAD, *_KEYWORD_COLUMNS, *_TYPE_COLUMNS, "has_target", "target_required",
                         *card_columns)
-        minion_columns = (*_MINION_HEAD, *_KEYWORD_COLUMNS, *card_columns)
+        minion_columns = (*MINION_HEAD, *_KEYWORD_COLUMNS, *card_columns)
         self._add("own_hero", (len(HERO_COLUMNS),), HERO_COLUMNS)
         self._add("enemy_hero", (len(HERO_COLUMNS),), HERO_COLUMNS)
         self._add("mana", (3,), ("mana", "max_mana", "enemy_max_mana"))
@@ -145,16 +145,17 @@ class ObservationEncoder:
         views["own_secrets"][:] = rules.max_secrets
         return high
 
-    def _build_keyword_rows(self) -> list[memoryview]:
+    @staticmethod
+    def _build_keyword_rows() -> np.ndarray:
         table = np.zeros((1 << len(KEYWORDS), len(KEYWORDS)), dtype=np.float32)
         for mask in range(len(table)):
             table[mask] = [1.0 if mask & int(k) else 0.0 for k in KEYWORDS]
-        return [memoryview(row) for row in table]
+        return table
 
-    def _build_card_rows(self) -> dict[str, tuple[int, memoryview, memoryview]]:
+    def _build_card_rows(self) -> dict[str, tuple[int, np.ndarray, np.ndarray]]:
         """Static feature rows per card: present, type one-hot, target spec and card one-hot."""
         rows = {}
-        head_hand, head_minion = len(_HAND_HEAD) + len(KEYWORDS), len(_MINION_HEAD) + len(KEYWORDS)
+        head_hand, head_minion = len(HAND_HEAD) + len(KEYWORDS), len(MINION_HEAD) + len(KEYWORDS)
         for index, card in enumerate(self.cards):
             hand = np.zeros(self._hand_width, dtype=np.float32)
             hand[0] = 1.0
@@ -166,7 +167,7 @@ class ObservationEncoder:
             minion = np.zeros(self._minion_width, dtype=np.float32)
             minion[0] = 1.0
             minion[head_minion + index] = 1.0
-            rows[card.id] = (index, memoryview(hand), memoryview(minion))
+            rows[card.id] = (index, hand, minion)
         return rows
 
     # --- encoding ----------------------------------------------------------------------------
@@ -186,69 +187,21 @@ class ObservationEncoder:
         """Return a zeroed array of the observation's shape and dtype."""
         return np.zeros(self.size, dtype=np.float32)
 
-    def encode(self, game: Game, player: int, out: np.ndarray) -> None:
-        """Write ``player``'s observation of ``game`` into ``out`` (float32, shape ``(size,)``, contiguous)."""
-        mv = memoryview(out)
-        if mv.format != "f" or mv.shape != (self.size,) or not mv.c_contiguous:
-            raise ValueError(f"out must be a contiguous float32 array of shape ({self.size},), got "
-                             f"{getattr(out, 'dtype', type(out))} {getattr(out, 'shape', '')}")
-        mv.cast("B")[:] = self._zeros
-        state = game.state
-        me, enemy = state.players[player], state.players[1 - player]
-        on_turn = state.current == player
-        own_hero, enemy_hero, mana, sizes, fatigue, turn, hand, own_field, enemy_field, secrets = self._starts
-        self._write_hero(mv, own_hero, me, on_turn)
-        self._write_hero(mv, enemy_hero, enemy, not on_turn)
-        mv[mana], mv[mana + 1], mv[mana + 2] = me.mana, me.max_mana, enemy.max_mana
-        self._write_sizes(mv, sizes, me)
-        self._write_sizes(mv, sizes + len(ZONE_COLUMNS), enemy)
-        mv[fatigue], mv[fatigue + 1] = me.fatigue, enemy.fatigue
-        mv[turn], mv[turn + 1] = state.turn, player == 0
-        self._write_hand(mv, hand, me)
-        self._write_minions(mv, own_field, me.battlefield, on_turn)
-        self._write_minions(mv, enemy_field, enemy.battlefield, not on_turn)
-        if me.secrets:
-            self._write_secrets(mv, secrets, me)
-        np.minimum(out, self.high, out=out)
-        np.maximum(out, self.low, out=out)
+    def encode(self, game: Game, player: int, out: np.ndarray, legal: Sequence[Choice] | None = None) -> None:
+        """Write ``player``'s observation of ``game`` into ``out`` (float32, shape ``(size,)``, contiguous).
 
-    def _write_hero(self, mv: memoryview, base: int, player: Player, on_turn: bool) -> None:
-        hero = player.hero
-        mv[base], mv[base + 1], mv[base + 2] = hero.health, hero.armor, hero.attack
-        if player.weapon:
-            weapon = player.weapon[0]
-            mv[base + 3], mv[base + 4] = weapon.attack, weapon.durability
-        mv[base + 5], mv[base + 6] = hero.frozen_on_turn > 0, _can_attack(hero, on_turn)
+        ``legal``: the legal choices of the player on turn (``game.legal_actions()``) if the caller has them;
+        "can attack" of the side on turn is then read from them rather than asked of the engine again.
+        """
+        writer = self._last_writer
+        if writer is None or writer.out is not out:
+            writer = self._last_writer = ObservationWriter(self, out)
+        writer(game, player, legal)
 
-    @staticmethod
-    def _write_sizes(mv: memoryview, base: int, player: Player) -> None:
-        mv[base], mv[base + 1], mv[base + 2] = len(player.deck), len(player.hand), len(player.graveyard)
-        mv[base + 3], mv[base + 4] = len(player.battlefield), len(player.secrets)
+    def writer(self, out: np.ndarray, *, normalize: bool = False, exclusive: bool = False) -> ObservationWriter:
+        """Check ``out`` once and return ``write(game, player, legal=None)``: :meth:`encode` into ``out``.
 
-    def _write_hand(self, mv: memoryview, base: int, player: Player) -> None:
-        width, rows, keyword_rows, mana = self._hand_width, self._rows, self._keyword_rows, player.mana
-        kw = len(_HAND_HEAD)
-        for card in player.hand:
-            mv[base:base + width] = rows[card.definition][1]
-            mv[base + 1], mv[base + 2], mv[base + 3] = card.cost, card.attack, card.health or card.durability
-            mv[base + 4] = card.cost <= mana
-            if card.keywords:
-                mv[base + kw:base + kw + len(KEYWORDS)] = keyword_rows[card.keywords]
-            base += width
-
-    def _write_minions(self, mv: memoryview, base: int, minions: list[Card], on_turn: bool) -> None:
-        width, rows, keyword_rows = self._minion_width, self._rows, self._keyword_rows
-        kw = len(_MINION_HEAD)
-        for card in minions:
-            mv[base:base + width] = rows[card.definition][2]
-            mv[base + 1], mv[base + 2], mv[base + 3] = card.attack, card.health, card.max_health
-            mv[base + 4], mv[base + 5] = _can_attack(card, on_turn), card.sleeping
-            mv[base + 6] = card.frozen_on_turn > 0
-            if card.keywords:
-                mv[base + kw:base + kw + len(KEYWORDS)] = keyword_rows[card.keywords]
-            base += width
-
-    def _write_secrets(self, mv: memoryview, base: int, player: Player) -> None:
-        rows = self._rows
-        for card in player.secrets:
-            mv[base + rows[card.definition][0]] += 1.0
+        ``normalize`` also multiplies by :attr:`scale`. ``exclusive=True`` promises that nothing else writes
+        into ``out`` (reading and copying are fine), so each write touches only the rows that changed.
+        """
+        return ObservationWriter(self, out, normalize=normalize, exclusive=exclusive)

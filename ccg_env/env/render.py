@@ -1,9 +1,15 @@
-"""Text rendering of a game from one seat's point of view: boards, own hand, mana, heroes and recent actions."""
+"""Text rendering of a game from one seat's point of view: boards, own hand, mana, heroes and recent actions.
+
+Only what the viewer may know is drawn: the enemy hand and secrets as counts, and the recent actions through
+:meth:`~ccg_env.env.view.GameView.public_log` (cards the viewer cannot see, and every card the enemy drew,
+appear as "a card"), never the raw log, whose entries name every card by uid.
+"""
 
 from __future__ import annotations
 
 from ..engine import Card, Game, Player
 from ..engine.cards import keyword_names
+from .view import GameView
 
 #: How many of the most recent root actions (each with its reaction tree) the render shows.
 RECENT_ROOT_ACTIONS = 3
@@ -27,7 +33,7 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
     lines += _side_lines(f"Enemy ({names[1 - viewer]})", enemy, hidden=True)
     lines += _side_lines(f"You ({names[viewer]})", me, hidden=False)
     lines.append("Recent actions:")
-    lines += ["  " + line for line in recent_actions(game, recent)]
+    lines += ["  " + line for line in recent_actions(game, viewer, recent)]
     return "\n".join(lines)
 
 
@@ -78,8 +84,9 @@ def _hand_card(card: Card) -> str:
     return f"{card.name}#{card.uid} ({card.cost}){stats.get(card.card_type.value, '')}"
 
 
-def recent_actions(game: Game, roots: int = RECENT_ROOT_ACTIONS) -> list[str]:
-    """Return the last ``roots`` root actions and their reactions, indented by depth in the reaction tree."""
+def recent_actions(game: Game, viewer: int, roots: int = RECENT_ROOT_ACTIONS) -> list[str]:
+    """Return the last ``roots`` root actions and their reactions as seat ``viewer`` may see them (public log),
+    indented by depth in the reaction tree."""
     if game.state.log is None:
         return ["(the action log is off: create the game or env with log=True to see actions)"]
     log = game.state.log
@@ -87,7 +94,7 @@ def recent_actions(game: Game, roots: int = RECENT_ROOT_ACTIONS) -> list[str]:
     while start > 0 and seen < roots:
         start -= 1
         seen += log[start].depth == 0
-    lines = [str(entry) for entry in log[start:]]
+    lines = GameView(game, viewer).public_log(start)
     if len(lines) > MAX_LOG_LINES:
         lines = [f"... ({len(lines) - MAX_LOG_LINES + 1} earlier lines)"] + lines[-MAX_LOG_LINES + 1:]
     return lines or ["(none yet)"]

@@ -23,7 +23,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from .vector import DuelBatch
+from .vector import DuelBatch, action_ids
 
 
 class CcgDuelSb3VecEnv(VecEnv):
@@ -51,7 +51,11 @@ class CcgDuelSb3VecEnv(VecEnv):
         return self.batch.observations.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs).tolist()
+        """Check the ids (one per env, shape ``(N,)`` or ``(N, 1)``) before stepping anything."""
+        array = np.asarray(actions)
+        if array.size == self.num_envs:
+            array = array.reshape(self.num_envs)
+        self._actions = action_ids(array, self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
         batch = self.batch

@@ -25,12 +25,18 @@ Autoreset (``autoreset_mode``, Gymnasium's :class:`~gymnasium.vector.AutoresetMo
 ``infos["action_mask"]`` is the ``(N, actions)`` int8 mask (a finished game's row is all zeros: in
 ``NEXT_STEP`` mode its next action is ignored anyway); ``infos["outcome"]`` (object array with mask
 ``infos["_outcome"]``) is set for the slots whose game ended this step. With ``copy=False`` the returned
-observations, rewards, flags and masks are the preallocated arrays themselves, overwritten by the next step.
+observations, rewards, flags and masks are the preallocated arrays themselves, overwritten by the next step;
+the observations are read-only (each duel rewrites only what changed in its row, so nothing else may write there).
+
+``step`` checks the whole action batch before stepping any slot: a batch that is not one id per env (shape
+``(N,)``) or holds a fractional id raises ``ValueError``, an entry that is not a number (text, None, a bool)
+``TypeError``, naming the slot. In-range and out-of-range integer ids then behave as in the single env.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import operator
+from typing import Any, Container, Sequence
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -62,6 +68,7 @@ class DuelBatch:
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
         self.duels = [Duel(self.setup, make_opponent(opponent, self.setup), self.observations[i], self.masks[i])
                       for i in range(num_envs)]
+        self.observations.flags.writeable = False  # only the duels write their rows (through their own views)
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
 
     def reset(self, seeds: Sequence[int | None], options: dict[str, Any] | None = None,
@@ -76,32 +83,30 @@ class DuelBatch:
             self.rewards[i] = 0.0
             self.terminated[i] = self.truncated[i] = False
 
-    def step(self, actions: Sequence[int]) -> list[int]:
-        """Step every duel with its action; return the indices of the slots whose game ended."""
-        rewards, terminated, truncated = [], [], []
-        for duel, action in zip(self.duels, actions):
-            reward, term, trunc = duel.step(action)
-            rewards.append(reward)
-            terminated.append(term)
-            truncated.append(trunc)
-        self.rewards[:] = rewards
-        self.terminated[:] = terminated
-        self.truncated[:] = truncated
-        return np.flatnonzero(self.terminated | self.truncated).tolist()
+    def step(self, actions: list[int]) -> list[int]:
+        """Step every duel with its action id (checked by :func:`action_ids`); return the slots whose game ended."""
+        results = [duel.step(action) for duel, action in zip(self.duels, actions)]
+        return self._record(results, ())
 
-    def step_with_next_step_reset(self, actions: Sequence[int], pending: list[int]) -> list[int]:
+    def step_with_next_step_reset(self, actions: list[int], pending: list[int]) -> list[int]:
         """Reset the ``pending`` slots (ignoring their actions) and step the others; return the ended slots."""
         if not pending:
             return self.step(actions)
         skip = set(pending)
-        rewards, terminated, truncated = self.rewards, self.terminated, self.truncated
+        results = []
         for i, (duel, action) in enumerate(zip(self.duels, actions)):
             if i in skip:
                 duel.reset(self.rngs[i])
-                rewards[i], terminated[i], truncated[i] = 0.0, False, False
+                results.append(_FRESH)
             else:
-                rewards[i], terminated[i], truncated[i] = duel.step(action)
-        return [i for i in np.flatnonzero(terminated | truncated).tolist() if i not in skip]
+                results.append(duel.step(action))
+        return self._record(results, skip)
+
+    def _record(self, results: list[tuple[float, bool, bool]], skip: Container[int]) -> list[int]:
+        """Store each slot's (reward, terminated, truncated); return the slots that ended (not the ``skip`` ones)."""
+        rewards, terminated, truncated = zip(*results)
+        self.rewards[:], self.terminated[:], self.truncated[:] = rewards, terminated, truncated
+        return [i for i, (_, term, trunc) in enumerate(results) if (term or trunc) and i not in skip]
 
     def outcomes(self, slots: Sequence[int]) -> np.ndarray:
         """Object array of the outcomes of ``slots`` (None elsewhere)."""
@@ -109,6 +114,41 @@ class DuelBatch:
         for i in slots:
             outcome[i] = self.duels[i].outcome
         return outcome
+
+
+_FRESH = (0.0, False, False)  # the step result of a slot that was just reset
+
+
+def action_ids(actions: Any, num_envs: int) -> list[int]:
+    """Check a batch of action ids before any slot is stepped; return them as Python ints.
+
+    Raises:
+        ValueError: the batch is not one id per env (shape ``(num_envs,)``), or an id is fractional.
+        TypeError: an entry is not a number (a string, None...).
+    """
+    array = np.asarray(actions)
+    if array.shape != (num_envs,):
+        raise ValueError(f"actions: expected an array of shape ({num_envs},), one action id per env; "
+                         f"got shape {array.shape}")
+    kind = array.dtype.kind
+    if kind in "iu":
+        return array.tolist()
+    if kind == "f":
+        whole = np.isfinite(array) & (array == np.round(array))
+        if not whole.all():
+            slot = int(np.flatnonzero(~whole)[0])
+            raise ValueError(f"actions[{slot}]: expected a whole action id, got {array[slot]!r}")
+        return array.astype(np.int64).tolist()
+    return [_whole_id(value, slot) for slot, value in enumerate(array.tolist())]
+
+
+def _whole_id(value: Any, slot: int) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"actions[{slot}]: expected an integer action id, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"actions[{slot}]: expected an integer action id, got {value!r}") from None
 
 
 class CcgDuelVectorEnv(VectorEnv):
@@ -154,7 +194,7 @@ class CcgDuelVectorEnv(VectorEnv):
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step all slots with ``actions`` (shape ``(N,)``) under the configured autoreset mode."""
-        batch, action_list = self.batch, np.asarray(actions).tolist()
+        batch, action_list = self.batch, action_ids(actions, self.num_envs)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             ended = batch.step_with_next_step_reset(action_list, self._pending)
             self._pending = ended

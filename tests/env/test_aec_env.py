@@ -180,6 +180,24 @@ def test_ansi_render_shows_own_hand_only_and_the_reaction_tree():
     assert "Core Hound" in raw.render()  # now player_1 acts and sees its own hand
 
 
+def test_render_never_shows_what_the_enemy_drew():
+    """The raw log names each drawn card by uid; the render shows the enemy's draws as "a card"."""
+    from ccg_env.env.render import render_text
+
+    raw = raw_env(render_mode="ansi")
+    raw.reset(seed=4)
+    raw.step(0)  # player_0 ends its turn: player_1 draws
+    draw = raw.game.log[-1]
+    assert draw.kind == "DrawCards" and draw.action.player == 1
+    drawn = draw.action.describe()["drawn"][0]
+    name = next(c.name for c in raw.game.state.players[1].hand if c.uid == drawn)
+    enemy_view = render_text(raw.game, 0)
+    draw_line = [line for line in enemy_view.splitlines() if "DrawCards(" in line][-1]
+    assert "DrawCards(enemy" in draw_line and "a card" in draw_line
+    assert str(drawn) not in draw_line and f"#{drawn}" not in enemy_view and name not in enemy_view
+    assert f"{name}#{drawn}" in raw.render()  # player_1, on turn, sees its own draw
+
+
 def test_render_without_a_mode_warns_and_returns_none():
     raw = raw_env()
     raw.reset(seed=0)

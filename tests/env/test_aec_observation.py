@@ -125,3 +125,62 @@ def test_view_reshapes_a_batch(encoder):
     assert encoder.view(batch)["own_hand"].shape == (4, RULES.max_hand, encoder.pieces[6].shape[1])
     assert set(Keyword.__members__) - {"NONE"} == {c.removeprefix("keyword_").upper()
                                                    for c in encoder.columns["own_hand"] if c.startswith("keyword_")}
+
+
+def _random_positions(seed: int, decks=("buffs", "aggro"), steps: int = 400):
+    """Successive positions of random games (new games as they end), as the games go."""
+    rng = random.Random(seed)
+    game = Game.new(seed, decks=list(decks), log=False)
+    for _ in range(steps):
+        if game.is_over:
+            game = Game.new(rng.randrange(10**6), decks=list(decks), log=False)
+        yield game
+        game.apply(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_bound_writers_write_what_encode_writes_along_games(encoder, normalize):
+    """Exclusive writers (rows rewritten only when they change) and writers given the legal choices agree with
+    a fresh encode at every step, for both seats."""
+    outputs = [encoder.new_buffer() for _ in range(2)]
+    writers = [encoder.writer(out, normalize=normalize, exclusive=True) for out in outputs]
+    expected = encoder.new_buffer()
+    for game in _random_positions(5):
+        legal = game.legal_actions()
+        for seat, (writer, out) in enumerate(zip(writers, outputs)):
+            writer(game, seat, legal if seat == game.current_player else None)
+            encoder.encode(game, seat, expected)
+            if normalize:
+                expected *= encoder.scale
+            np.testing.assert_array_equal(out, expected)
+
+
+def test_normalized_writer_clips_then_scales_out_of_bound_values(encoder):
+    board = {"players": [{"health": -4, "battlefield": [{"card": "wisp", "attack": 500, "health": 400}]}, {}]}
+    out = encoder.new_buffer()
+    encoder.writer(out, normalize=True, exclusive=True)(Game.from_scenario(board, cards=default_cards()), 0)
+    view = encoder.view(out)
+    assert view["own_hero"][0] == 0 and view["own_battlefield"][0][1:4].tolist() == [1, 1, 1]
+    assert out.min() >= 0 and out.max() <= 1
+
+
+def test_can_attack_of_the_side_on_turn_is_what_the_engine_validators_say(encoder):
+    """Read from the legal choices or asked of the Attack validators, "can attack" is the same; it matches the
+    characters that have a legal attack."""
+    from ccg_env.env.attack_checks import attackers_now
+
+    checked = 0
+    for game in _random_positions(11):
+        if game.is_over:
+            continue
+        legal = game.legal_actions()
+        with_attacks = {c.source for c in legal if c.kind.value == "attack"}
+        assert attackers_now(game, legal) == attackers_now(game) == with_attacks
+        side = game.state.players[game.current_player]
+        view = encoded(encoder, game, game.current_player)
+        assert view["own_hero"][6] == (side.hero.uid in with_attacks)
+        column = encoder.columns["own_battlefield"].index("can_attack")
+        assert [bool(row[column]) for row in view["own_battlefield"][:len(side.battlefield)]] == \
+            [card.uid in with_attacks for card in side.battlefield]
+        checked += len(side.battlefield)
+    assert checked > 50

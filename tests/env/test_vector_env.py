@@ -141,6 +141,17 @@ def test_copy_false_returns_the_preallocated_arrays():
     assert observations is env.batch.observations and infos["action_mask"] is env.action_masks()
 
 
+def test_copy_false_observations_are_read_only_and_still_change_each_step():
+    """The duels rewrite only what changed in their rows, so nobody else may write into them."""
+    env = CcgDuelVectorEnv(2, copy=False)
+    observations, infos = env.reset(seed=0)
+    first = observations.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        observations[0, 0] = 1.0
+    observations, *_ = env.step(random_actions(infos["action_mask"], np.random.default_rng(0)))
+    assert not np.array_equal(observations, first)
+
+
 def test_sb3_vec_env_final_observations_truncation_and_masks():
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 

@@ -88,8 +88,6 @@ def test_raw_env_after_the_end_accepts_only_none_then_empties_agents():
     assert env.agents == [] and env.game.to_json() == json_at_end
 
 
-@pytest.mark.xfail(strict=True, reason="env bug (aec.py CcgAECEnv.step): a step once every agent is removed "
-                   "raises KeyError 'player_1' instead of a clear 'game over, call reset()' error")
 def test_raw_env_step_once_every_agent_is_done_is_a_clear_error():
     env = raw_env(seed=2)
     env.reset()
@@ -100,8 +98,6 @@ def test_raw_env_step_once_every_agent_is_done_is_a_clear_error():
         env.step(None)
 
 
-@pytest.mark.xfail(strict=True, reason="env bug (aec.py CcgAECEnv._apply uses int(action)): a float id such as "
-                   "0.5 is truncated to 0 and silently ends the turn; it should be refused like 'abc'")
 def test_raw_env_refuses_a_fractional_id():
     env = raw_env(seed=1)
     env.reset()
@@ -213,8 +209,6 @@ def test_gym_env_step_before_reset_and_after_the_end_are_clear_errors():
     assert env.unwrapped.game.to_json() == before
 
 
-@pytest.mark.xfail(strict=True, reason="env bug (gym_env.py CcgDuelEnv.step uses int(action)): a float id 0.5 "
-                   "is truncated to 0 and silently ends the learner's turn instead of being refused")
 def test_gym_env_refuses_a_fractional_id():
     env = _duel()
     before = env.unwrapped.game.to_json()
@@ -258,9 +252,6 @@ def test_vector_env_resets_a_finished_slot_on_the_next_step_whatever_its_action(
     assert rewards[0] == 0.0 and not terminated[0] and not truncated[0] and infos["action_mask"][0].any()
 
 
-@pytest.mark.xfail(strict=True, reason="env bug (vector.py DuelBatch.step / step_with_next_step_reset zip the "
-                   "actions with the duels): a wrong-length or 2-D action array steps some duels before failing "
-                   "with 'could not broadcast' (or is silently truncated); it should be refused up front")
 @pytest.mark.parametrize("actions", [np.array([0, 0]), np.zeros((3, 2), dtype=np.int64)], ids=["short", "2-D"])
 def test_vector_env_refuses_a_badly_shaped_action_array_before_stepping(actions):
     env = _vector()
@@ -268,3 +259,33 @@ def test_vector_env_refuses_a_badly_shaped_action_array_before_stepping(actions)
     with pytest.raises(ValueError, match="shape|actions"):
         env.step(actions)
     assert _games(env) == before
+
+
+@pytest.mark.parametrize("actions, error", [
+    (np.array(["0", "0", "0"]), TypeError), ([0, None, 0], TypeError), ([0, "abc", 0], TypeError),
+    (np.array([0.0, 0.5, 0.0]), ValueError), (np.array([True, False, True]), TypeError),
+], ids=["strings", "None", "text", "fraction", "bools"])
+def test_vector_env_refuses_values_that_are_not_ids_before_stepping(actions, error):
+    env = _vector()
+    before = _games(env)
+    with pytest.raises(error, match=r"actions\[\d\]"):
+        env.step(actions)
+    assert _games(env) == before
+
+
+def test_vector_env_takes_whole_float_ids():
+    env = _vector()
+    _, _, terminated, _, infos = env.step(np.array([0.0, 0.0, 0.0]))
+    assert not terminated.any() and "outcome" not in infos
+
+
+def test_sb3_vec_env_refuses_a_wrong_number_of_actions_before_stepping():
+    pytest.importorskip("stable_baselines3")
+    from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
+
+    env = CcgDuelSb3VecEnv(3)
+    env.reset()
+    before = [duel.game.to_json() for duel in env.batch.duels]
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.array([0, 0]))
+    assert [duel.game.to_json() for duel in env.batch.duels] == before

@@ -1,0 +1,294 @@
+"""The fast path of the observation encoder: writing observations into a buffer checked once.
+
+An :class:`ObservationWriter` (``ObservationEncoder.writer(out)``) writes the head pieces (heroes, mana, zone
+sizes, fatigue, turn) with one ``struct`` call, and each hand card and minion as one whole row copied from a
+cache keyed by everything the row shows (card, stats, flags, keywords): a card whose row was seen before costs
+a dictionary lookup and a copy. Every game value is checked against its bounds in Python as it is written
+(clipped in the rare case it is out) and scaled there when normalizing; entries that are not game values are
+0/1 flags inside their bounds. No numpy call runs per write: from cold code between engine steps a numpy call
+costs microseconds. An *exclusive* writer (nothing else writes into its buffer) also skips rows that show the
+same thing as at its previous write and zeroes only rows that emptied, instead of zeroing the whole buffer.
+"""
+
+from __future__ import annotations
+
+import operator
+import struct
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+import numpy as np
+
+from ..engine import CardType, Choice, Game, GameState, Keyword, Player
+from .attack_checks import attackers_next_turn, attackers_now
+
+if TYPE_CHECKING:
+    from .observation import ObservationEncoder
+
+KEYWORDS: tuple[Keyword, ...] = tuple(k for k in Keyword if k is not Keyword.NONE)
+CARD_TYPES: tuple[CardType, ...] = (CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET)
+#: The columns of a hand row and of a minion row before their keywords: "present", three stats (bounded and
+#: scaled), then 0/1 flags.
+HAND_HEAD = ("present", "cost", "attack", "health", "affordable")
+MINION_HEAD = ("present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen")
+HEAD_VALUES = 31  # own hero (7), enemy hero (7), mana (3), zone sizes (2 x 5), fatigue (2), turn (2)
+#: Rows per cache (hand or minion rows of one encoder) beyond which it starts over: about 0.5 KB a row, and a
+#: few hundred distinct rows cover long runs of the packaged decks.
+ROW_CACHE_LIMIT = 4096
+_HEAD = struct.Struct(f"{HEAD_VALUES}f")
+_STATS = slice(1, 4)
+_times = operator.mul
+
+
+class _NoWeapon(NamedTuple):
+    attack: int = 0
+    durability: int = 0
+
+
+_NO_WEAPON = (_NoWeapon(),)
+
+
+def _clip(value: int, cap: int | float) -> int | float:
+    return 0 if value < 0 else cap if value > cap else value
+
+
+def _number(value: float) -> int | float:
+    """A bound as an int when whole: comparing ints with ints is cheaper than with floats."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+class Bounds(NamedTuple):
+    """Upper bounds of the game values, read from the encoder's ``high`` (every lower bound is 0)."""
+
+    hero: int | float  # health, armor, attack, weapon attack and durability of both heroes
+    mana: int | float
+    zone_sizes: tuple[int | float, ...]
+    fatigue: int | float
+    turn: int | float
+    hand: tuple[int | float, ...]  # cost, attack, health
+    minion: tuple[int | float, ...]  # attack, health, max health
+    secrets: int | float
+
+    @classmethod
+    def of(cls, encoder: ObservationEncoder) -> Bounds:
+        """Read the bounds; check that every entry they do not cover is a 0/1 flag, so that it needs none."""
+        high, covered = encoder.view(encoder.high), encoder.view(np.zeros(encoder.size, dtype=bool))
+        parts = {"hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
+                 "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])],
+                 "secrets": [("own_secrets", np.s_[:])]}
+        bounds = {name: _one_bound(high, covered, where) for name, where in parts.items()}
+        bounds["zone_sizes"] = _row_bounds(high, covered, ["zone_sizes"], np.s_[:])
+        bounds["hand"] = _row_bounds(high, covered, ["own_hand"], _STATS)
+        bounds["minion"] = _row_bounds(high, covered, ["own_battlefield", "enemy_battlefield"], _STATS)
+        flags = ~np.concatenate([covered[p.name].reshape(-1) for p in encoder.pieces])
+        if encoder.low.any() or (encoder.high[flags] != 1).any():
+            raise ValueError("observation bounds: lower bounds must be 0 and entries other than game values 0/1 flags")
+        return cls(**bounds)
+
+
+def _one_bound(high: dict, covered: dict, where: list) -> int | float:
+    """The single upper bound of the entries ``where`` ((piece, index) pairs); marks them covered."""
+    values = np.concatenate([np.ravel(high[name][index]) for name, index in where])
+    if (values != values[0]).any():
+        raise ValueError(f"observation bounds: {where} should share one upper bound")
+    for name, index in where:
+        covered[name][index] = True
+    return _number(values[0])
+
+
+def _row_bounds(high: dict, covered: dict, names: list[str], columns: slice) -> tuple[int | float, ...]:
+    """The upper bounds of ``columns``, the same in every row of the pieces ``names``; marks them covered."""
+    rows = np.concatenate([high[name].reshape(-1, high[name].shape[-1])[:, columns] for name in names])
+    if (rows != rows[0]).any():
+        raise ValueError(f"observation bounds: every row of {names} should share the bounds of its columns")
+    for name in names:
+        covered[name].reshape(-1, covered[name].shape[-1])[:, columns] = True
+    return tuple(_number(x) for x in rows[0])
+
+
+class RowCache(dict):
+    """Row key -> float32 bytes of the whole row, for one row kind (hand or minion) of one encoder.
+
+    Keys: ``(definition, cost, attack, health, affordable, keywords)`` for a hand card, ``(definition, attack,
+    health, max_health, can_attack, sleeping, frozen, keywords)`` for a minion.
+    """
+
+    def __init__(self, encoder: ObservationEncoder, kind: int, normalize: bool) -> None:
+        super().__init__()
+        self._encoder, self._kind = encoder, kind  # kind: 1 hand, 2 minion (the encoder's card_rows columns)
+        head = HAND_HEAD if kind == 1 else MINION_HEAD
+        piece = "own_hand" if kind == 1 else "own_battlefield"
+        bounds = Bounds.of(encoder)
+        self._caps = bounds.hand if kind == 1 else bounds.minion
+        self._scale = encoder.view(encoder.scale)[piece][0, _STATS] if normalize else np.ones(3, dtype=np.float32)
+        self._keywords = len(head)
+
+    def __missing__(self, key: tuple) -> bytes:
+        if len(self) >= ROW_CACHE_LIMIT:
+            self.clear()
+        definition, *stats = key[:4]
+        flags, keywords = key[4:-1], key[-1]
+        row = self._encoder.card_rows[definition][self._kind].copy()
+        row[_STATS] = [_clip(value, cap) * float(scale) for value, cap, scale in zip(stats, self._caps, self._scale)]
+        row[_STATS.stop:_STATS.stop + len(flags)] = flags
+        row[self._keywords:self._keywords + len(KEYWORDS)] = self._encoder.keyword_rows[keywords]
+        self[key] = data = row.tobytes()
+        return data
+
+
+class ObservationWriter:
+    """Writes observations into one float32 buffer: ``writer(game, player, legal=None)``.
+
+    Args:
+        encoder: the layout, bounds and constant rows.
+        out: contiguous float32 array of shape ``(encoder.size,)``, checked once here.
+        normalize: also multiply by the encoder's ``scale`` (values in ``[0, 1]``).
+        exclusive: only this writer writes into ``out`` (others may read or copy it), so a write rewrites only
+            the rows that changed since the previous write.
+    """
+
+    __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_head_caps", "_head_scale", "_hand_rows",
+                 "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
+
+    def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
+                 exclusive: bool = False) -> None:
+        floats = memoryview(out)
+        if floats.format != "f" or floats.shape != (encoder.size,) or not floats.c_contiguous:
+            raise ValueError(f"out must be a contiguous float32 array of shape ({encoder.size},), got "
+                             f"{getattr(out, 'dtype', type(out))} {getattr(out, 'shape', '')}")
+        self.encoder, self.out, self._raw, self._floats = encoder, out, floats.cast("B"), floats
+        self._bounds = Bounds.of(encoder)
+        self._head_caps = tuple(_number(x) for x in encoder.high[:HEAD_VALUES].tolist())
+        self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
+        self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
+        self._secret_scale = float(encoder.scale[-1]) if normalize else 1
+        self._exclusive = exclusive
+        #: per row piece (own hand, own battlefield, enemy battlefield): the key of the row each slot shows
+        self._held: tuple[list, list, list] = ([], [], [])
+        self._secrets = False  # whether the secrets piece shows counts
+        self._forget()
+
+    def _forget(self) -> None:
+        """Zero the buffer: no row shows anything."""
+        self._raw[:] = self.encoder.zeros
+        for held in self._held:
+            held.clear()
+        self._secrets = False
+
+    def __call__(self, game: Game, player: int, legal: Sequence[Choice] | None = None) -> None:
+        """Write ``player``'s observation of ``game``.
+
+        Args:
+            legal: the legal choices of the player on turn in this position, if the caller has them
+                (``game.legal_actions()``); saves asking the engine whether each character can attack.
+        """
+        if not self._exclusive:
+            self._forget()
+        state = game.state
+        me, enemy = state.players[player], state.players[1 - player]
+        if state.current == player:  # "can attack": now for the side on turn, on its next turn for the other
+            own_attackers, enemy_attackers = attackers_now(game, legal), attackers_next_turn(enemy)
+        else:
+            own_attackers, enemy_attackers = attackers_next_turn(me), attackers_now(game, legal)
+        self._write_head(state, me, enemy, player, own_attackers, enemy_attackers)
+        starts = self.encoder.row_starts
+        self._write_hand(me, starts[0])
+        self._write_minions(me.battlefield, starts[1], self._held[1], own_attackers)
+        self._write_minions(enemy.battlefield, starts[2], self._held[2], enemy_attackers)
+        if me.secrets or self._secrets:
+            self._write_secrets(me, starts[3])
+
+    def _write_head(self, state: GameState, me: Player, enemy: Player, player: int, own_attackers: set[int],
+                    enemy_attackers: set[int]) -> None:
+        """Both heroes, mana, zone sizes, fatigue and turn: one block of values, bounded (and scaled) in Python.
+
+        The bounds check is one chained condition over named values (the cheapest form in CPython); only when it
+        fails are the values clipped one by one.
+        """
+        own, foe = me.hero, enemy.hero
+        own_weapon, foe_weapon = (me.weapon or _NO_WEAPON)[0], (enemy.weapon or _NO_WEAPON)[0]
+        own_health, own_armor, own_attack, own_weapon_attack, own_durability = \
+            own.health, own.armor, own.attack, own_weapon.attack, own_weapon.durability
+        foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability = \
+            foe.health, foe.armor, foe.attack, foe_weapon.attack, foe_weapon.durability
+        mana, max_mana, foe_max_mana, own_fatigue, foe_fatigue, turn = \
+            me.mana, me.max_mana, enemy.max_mana, me.fatigue, enemy.fatigue, state.turn
+        own_sizes = len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets)
+        foe_sizes = len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets)
+        hero_cap, mana_cap, (deck, hand, graveyard, field, secrets), fatigue_cap, turn_cap = self._bounds[:5]
+        values = (own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
+                  own.uid in own_attackers,
+                  foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
+                  foe.uid in enemy_attackers,
+                  mana, max_mana, foe_max_mana, *own_sizes, *foe_sizes, own_fatigue, foe_fatigue, turn, player == 0)
+        if not (0 <= own_health <= hero_cap and 0 <= own_armor <= hero_cap and 0 <= own_attack <= hero_cap
+                and 0 <= own_weapon_attack <= hero_cap and 0 <= own_durability <= hero_cap
+                and 0 <= foe_health <= hero_cap and 0 <= foe_armor <= hero_cap and 0 <= foe_attack <= hero_cap
+                and 0 <= foe_weapon_attack <= hero_cap and 0 <= foe_durability <= hero_cap
+                and 0 <= mana <= mana_cap and 0 <= max_mana <= mana_cap and 0 <= foe_max_mana <= mana_cap
+                and 0 <= own_fatigue <= fatigue_cap and 0 <= foe_fatigue <= fatigue_cap and 0 <= turn <= turn_cap
+                and own_sizes[0] <= deck and foe_sizes[0] <= deck and own_sizes[1] <= hand and foe_sizes[1] <= hand
+                and own_sizes[2] <= graveyard and foe_sizes[2] <= graveyard and own_sizes[3] <= field
+                and foe_sizes[3] <= field and own_sizes[4] <= secrets and foe_sizes[4] <= secrets):
+            values = tuple(map(_clip, values, self._head_caps))
+        if self._head_scale is not None:
+            values = tuple(map(_times, values, self._head_scale))
+        _HEAD.pack_into(self._raw, 0, *values)
+
+    def _write_hand(self, player: Player, start: int) -> None:
+        raw, rows, held, mana = self._raw, self._hand_rows, self._held[0], player.mana
+        width = self.encoder.row_widths[0]
+        offset = start
+        for slot, card in enumerate(player.hand):
+            cost = card.cost
+            key = (card.definition, cost, card.attack, card.health or card.durability, cost <= mana, card.keywords)
+            if slot == len(held):
+                held.append(None)
+            if held[slot] != key:
+                raw[offset:offset + width] = rows[key]
+                held[slot] = key
+            offset += width
+        if len(held) > len(player.hand):
+            self._drop_rows(held, len(player.hand), offset, width)
+
+    def _write_minions(self, minions: list, start: int, held: list, attackers: set[int]) -> None:
+        """One row per minion; ``attackers`` holds the uids of the side's characters that can attack."""
+        raw, rows, width = self._raw, self._minion_rows, self.encoder.row_widths[1]
+        offset = start
+        for slot, card in enumerate(minions):
+            key = (card.definition, card.attack, card.health, card.max_health, card.uid in attackers, card.sleeping,
+                   card.frozen_on_turn > 0, card.keywords)
+            if slot == len(held):
+                held.append(None)
+            if held[slot] != key:
+                raw[offset:offset + width] = rows[key]
+                held[slot] = key
+            offset += width
+        if len(held) > len(minions):
+            self._drop_rows(held, len(minions), offset, width)
+
+    def _drop_rows(self, held: list, count: int, offset: int, width: int) -> None:
+        """Zero the rows after the first ``count``, which still show cards of an earlier write."""
+        end = offset + width * (len(held) - count)
+        self._raw[offset:end] = self.encoder.zeros[:end - offset]
+        del held[count:]
+
+    def _write_secrets(self, player: Player, start: int) -> None:
+        """Count each own secret card (bounded, scaled), after clearing the counts of an earlier write."""
+        encoder, floats, base = self.encoder, self._floats, start // 4
+        self._raw[start:] = encoder.zeros[:len(self._raw) - start]
+        cap, scale = self._bounds.secrets, self._secret_scale
+        counts: dict[int, int] = {}
+        for card in player.secrets:
+            index = encoder.card_rows[card.definition][0]
+            counts[index] = counts.get(index, 0) + 1
+        for index, count in counts.items():
+            floats[base + index] = min(count, cap) * scale
+        self._secrets = bool(counts)
+
+
+def _row_caches(encoder: ObservationEncoder, normalize: bool) -> tuple[RowCache, RowCache]:
+    """The encoder's hand and minion row caches for raw or normalized values (shared by its writers)."""
+    caches = encoder.row_caches
+    if normalize not in caches:
+        caches[normalize] = (RowCache(encoder, 1, normalize), RowCache(encoder, 2, normalize))
+    return caches[normalize]
