@@ -157,25 +157,36 @@ def run_replay(args: argparse.Namespace) -> int:
     from ccg_env.engine.choices import describe_choice
     from ccg_env.env.render import render_text
 
-    document = _read_replay(args.path)
-    game = Game.new(document["seed"])
-    for number, (kind, source, target) in enumerate(document["choices"]):
+    seed, seats, choices = _read_replay(args.path)
+    game = Game.new(seed)
+    for number, (kind, source, target) in enumerate(choices):
         choice = Choice(ChoiceKind(kind), source, target)
-        print(f"--- decision {number}: player {game.current_player} ({document['seats'][game.current_player]}): "
+        print(f"--- decision {number}: player {game.current_player} ({seats[game.current_player]}): "
               f"{describe_choice(game, choice)}")
         game.apply(choice)
-    print(render_text(game, args.seat, names=tuple(document["seats"]), recent=1))
+    print(render_text(game, args.seat, names=seats, recent=1))
     return 0
 
 
-def _read_replay(path: str) -> dict:
+def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
+    """The seed, seat names and choices of a replay file; a missing or malformed field names itself."""
     try:
         document = json.loads(Path(path).read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"cannot read replay {path!r}: {error}") from None
     if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
         raise ValueError(f"{path!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
-    return document
+    seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"replay {path!r}: \"seed\" must be an integer game seed, got {seed!r}")
+    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
+        raise ValueError(f"replay {path!r}: \"seats\" must be the two seats' names, got {seats!r}")
+    if not isinstance(choices, list):
+        raise ValueError(f"replay {path!r}: \"choices\" must be a list of [kind, source, target], got {choices!r}")
+    for number, entry in enumerate(choices):
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise ValueError(f"replay {path!r}: choice {number} must be [kind, source, target], got {entry!r}")
+    return seed, (seats[0], seats[1]), choices
 
 
 def run_train(args: argparse.Namespace) -> int:

@@ -41,8 +41,6 @@ def test_replay_with_a_bad_choice_names_it(tmp_path, capsys, choice, message):
     assert message in _exit_message(["replay", path], capsys)
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py run_replay reads document['seed'] / ['seats'] unchecked: a "
-                   "replay missing them dies with a KeyError traceback instead of exit 2 and a message")
 def test_replay_missing_its_seed_is_a_clean_error(tmp_path, capsys):
     path = _replay_file(tmp_path, {"format": FORMAT, "choices": []})
     assert "seed" in _exit_message(["replay", path], capsys)
