@@ -1,9 +1,10 @@
 """Train sb3-contrib MaskablePPO on the batched duel env: ``ccg-env train --config configs/train/<name>.yaml``.
 
-One file, read top to bottom in the CleanRL manner: the arguments (:class:`TrainConfig`, documented field by
-field, loaded from YAML and validated), the environments, the model, the periodic evaluation against the
-opponent, the training loop and its result. From Python: ``train("configs/train/smoke.yaml")`` or
-``train(TrainConfig(name="try", total_timesteps=10_000))`` returns a :class:`TrainResult`.
+Read top to bottom in the CleanRL manner: the arguments (:class:`~ccg_env.train_config.TrainConfig`,
+documented field by field, loaded from YAML and validated in :mod:`ccg_env.train_config`), the environments,
+the periodic evaluation against a fixed opponent, the model, the training loop and its result. From
+Python: ``train("configs/train/smoke.yaml")`` or ``train(TrainConfig(name="try", total_timesteps=10_000))``
+returns a :class:`TrainResult`.
 
 Everything a run writes goes under ``<runs_dir>/<name>/``:
 
@@ -12,13 +13,15 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
 - ``checkpoints/step_<timesteps>.zip`` at every evaluation, ``model.zip`` at the end (``MaskablePPO.load``);
 - ``config.yaml``: the resolved configuration, to rerun the same thing.
 
-The policy is SB3's ``MlpPolicy`` (``net_arch``, default two layers of 256) on the flat observation, scaled
-into ``[0, 1]`` by the env (``normalize_observations``). Ideas for a better network, not built here: a
-per-slot encoder that runs one shared network over every hand slot and another over every minion slot
-(cards mean the same in every slot; ``ccg_env/policy.py`` holds a draft ``SlotEncoderExtractor`` using
-``ObservationEncoder.pieces``), keeping slot order because the action layout addresses slots; action
-logits scored per (source slot, target slot) pair from those embeddings instead of one 235-way linear head;
-and a learned card embedding in place of the card one-hots.
+Policies (``policy``): ``"mlp"`` is SB3's ``MlpPolicy`` (``net_arch``) on the flat observation, scaled into
+``[0, 1]`` by the env (``normalize_observations``); ``"slot"`` is :class:`ccg_env.policy.SlotPolicy`: shared
+networks over every hand and battlefield slot (a card means the same in every slot) and actions scored per
+(source slot, target slot) pair, with ``net_arch`` sizing its value network.
+
+Opponents (``opponent``): ``"random"``, a registered agent name such as ``"heuristic"``, or ``"league"``:
+self-play against a pool of frozen snapshots of the learner with the heuristic and random play in it, one
+member drawn per game (:mod:`ccg_env.league`, settings under ``league:``). ``reward_shaping`` adds a
+potential-based bonus (hero health and board stats, see :mod:`ccg_env.shaping`) to the final +-1.
 """
 
 from __future__ import annotations
@@ -27,156 +30,19 @@ import argparse
 import csv
 import dataclasses
 import time
-import types
-import typing
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence, Union
+from typing import Any, Sequence
 
 import numpy as np
 import yaml
 
-# ---------------------------------------------------------------------------------------------------------
-# Arguments
-# ---------------------------------------------------------------------------------------------------------
+from .train_config import TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
 
-
-@dataclass
-class TrainConfig:
-    """Every setting of a training run; YAML keys are exactly these field names."""
-
-    name: str = ""
-    """run name: outputs go to ``<runs_dir>/<name>/`` (defaults to the YAML file's stem)"""
-    total_timesteps: int = 1_000_000
-    """learner env steps to train for (summed over all envs)"""
-    seed: int = 0
-    """seeds the training envs (slot i gets seed + i), the policy initialisation and PPO's sampling"""
-    num_envs: int = 16
-    """games played side by side in the batched env (one process)"""
-    opponent: str = "random"
-    """who the learner plays against during training: ``"random"`` or a registered agent name"""
-    seat: Union[str, int] = "random"
-    """the learner's seat: ``"random"`` per game, or fixed 0 (moves first) or 1"""
-    decks: Union[str, list, None] = None
-    """two decks (packaged names or YAML paths), ``"random"`` (drawn per game), or None for the defaults"""
-    rules: Union[str, None] = None
-    """rules YAML path, or None for the packaged default rules"""
-    cards: Union[str, list, None] = None
-    """card YAML path(s), or None for the packaged card set"""
-    turn_limit: Union[int, None] = None
-    """override of the rules' turn limit (a game reaching it is a truncation)"""
-    normalize_observations: bool = True
-    """scale observations into [0, 1] inside the env (``ObservationEncoder.scale``)"""
-    learning_rate: float = 3e-4
-    """Adam step size"""
-    n_steps: int = 128
-    """env steps per env per rollout (rollout size = n_steps * num_envs)"""
-    batch_size: int = 512
-    """minibatch size of the PPO update (best a divisor of the rollout size)"""
-    n_epochs: int = 4
-    """passes over each rollout"""
-    gamma: float = 0.99
-    """discount factor"""
-    gae_lambda: float = 0.95
-    """GAE lambda"""
-    clip_range: float = 0.2
-    """PPO clipping of the probability ratio"""
-    ent_coef: float = 0.01
-    """entropy bonus coefficient"""
-    vf_coef: float = 0.5
-    """value loss coefficient"""
-    max_grad_norm: float = 0.5
-    """gradient clipping norm"""
-    net_arch: list = field(default_factory=lambda: [256, 256])
-    """hidden layer sizes of the policy and of the value network (separate networks)"""
-    eval_every: int = 50_000
-    """evaluate (and checkpoint) every this many timesteps; 0 evaluates only at the end"""
-    eval_games: int = 200
-    """games per evaluation"""
-    eval_envs: int = 16
-    """games played side by side during evaluation"""
-    eval_opponent: Union[str, None] = None
-    """opponent of the evaluation games (None: the training opponent)"""
-    eval_deterministic: bool = True
-    """evaluate the greedy policy (most probable legal action) rather than sampling"""
-    eval_seed: int = 1_000_000
-    """seed of the evaluation envs: every evaluation replays the same deals"""
-    torch_threads: int = 1
-    """``torch.set_num_threads``: 1 is fastest for small networks on these 2-core machines"""
-    device: str = "cpu"
-    """torch device"""
-    runs_dir: str = "runs"
-    """parent folder of the run folder"""
-    verbose: int = 0
-    """SB3 verbosity (1 prints the training table)"""
-
-    def __post_init__(self) -> None:
-        positive = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_games", "eval_envs",
-                    "torch_threads")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"train config: {name} must be at least 1, got {getattr(self, name)!r}")
-        if self.eval_every < 0:
-            raise ValueError(f"train config: eval_every must be 0 or more, got {self.eval_every!r}")
-        if not self.net_arch or not all(isinstance(n, int) and n > 0 for n in self.net_arch):
-            raise ValueError(f"train config: net_arch must be a list of positive layer sizes, got {self.net_arch!r}")
-
-
-FIELD_TYPES = typing.get_type_hints(TrainConfig)
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    """Whether a YAML value fits a field's annotation (ints count as floats; bools are not ints)."""
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return any(_matches(value, arg) for arg in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, origin or hint)
-
-
-def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainConfig:
-    """Build a :class:`TrainConfig`, naming ``source`` and the key in every error."""
-    if not isinstance(values, dict):
-        raise ValueError(f"{source}: expected a mapping of settings, got {type(values).__name__}")
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
-    for key, value in values.items():
-        if key not in known:
-            raise ValueError(f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
-        if not _matches(value, FIELD_TYPES[key]):
-            raise ValueError(f"{source}: key {key!r} expects {FIELD_TYPES[key]}, got {value!r}")
-    try:
-        return TrainConfig(**values)
-    except ValueError as error:
-        raise ValueError(f"{source}: {error}") from None
-
-
-def resolve_config_path(spec: str | Path) -> Path:
-    """A YAML path as given, or a bare name such as ``smoke`` looked up in the packaged ``configs/train/``."""
-    path = Path(spec)
-    if path.exists() or path.suffix in (".yaml", ".yml"):
-        return path
-    from .engine.datafiles import config_dir
-
-    return config_dir() / "train" / f"{spec}.yaml"
-
-
-def load_config(spec: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Load ``configs/train/<name>.yaml`` (or any path), apply ``overrides``, validate; name defaults to the stem."""
-    path = resolve_config_path(spec)
-    if not path.is_file():
-        raise FileNotFoundError(f"train config {str(spec)!r}: no such file ({path})")
-    values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(values, dict):
-        raise ValueError(f"{path}: expected a mapping of settings, got {type(values).__name__}")
-    values = {"name": path.stem, **values, **(overrides or {})}
-    return config_from_dict(values, source=str(path))
-
+__all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "evaluate", "export_for_play",
+           "load_config", "main", "make_model", "make_training_env", "make_vec_env", "parse_overrides",
+           "resolve_config_path", "train"]
 
 # ---------------------------------------------------------------------------------------------------------
 # Environments and evaluation
@@ -190,6 +56,24 @@ def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
     return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, decks=config.decks, rules=config.rules,
                             cards=config.cards, turn_limit=config.turn_limit,
                             normalize_observations=config.normalize_observations)
+
+
+def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
+    """The seeded training VecEnv (shaped if asked) and the league pool (None unless ``opponent`` is league)."""
+    from .league import LeagueOpponent, LeaguePool, LeagueSettings
+    from .shaping import ShapedRewardVecEnv
+
+    league = config.opponent == "league"
+    env = make_vec_env(config, config.num_envs, "random" if league else config.opponent)
+    pool = None
+    if league:
+        pool = LeaguePool(LeagueSettings.from_dict(config.league, "train config: league"), env.batch.setup)
+        for duel in env.batch.duels:
+            duel.opponent = LeagueOpponent(pool)
+    env.seed(config.seed)
+    if config.reward_shaping:
+        env = ShapedRewardVecEnv(env, config.reward_shaping, config.gamma)
+    return env, pool
 
 
 #: Episode outcome -> its count column in ``eval.csv``.
@@ -238,12 +122,18 @@ def evaluate(model: Any, env: Any, games: int, deterministic: bool, seed: int) -
     return outcomes
 
 
-def make_eval_callback(config: TrainConfig, run_dir: Path, history: list[EvalResult]) -> Any:
-    """An SB3 callback that evaluates, logs ``eval/win_rate``, appends to ``eval.csv`` and checkpoints."""
+def eval_opponent(config: TrainConfig) -> str:
+    """The evaluation opponent: ``eval_opponent``, else the training opponent (the heuristic for a league)."""
+    if config.eval_opponent:
+        return config.eval_opponent
+    return "heuristic" if config.opponent == "league" else config.opponent
+
+
+def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: list[EvalResult]) -> Any:
+    """An SB3 callback that evaluates on ``env``, logs ``eval/win_rate``, appends to ``eval.csv``, checkpoints."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    opponent = config.eval_opponent or config.opponent
-    env = make_vec_env(config, config.eval_envs, opponent)
+    opponent = eval_opponent(config)
     started = time.perf_counter()
 
     class WinRateEval(BaseCallback):
@@ -283,6 +173,37 @@ def _append_csv(path: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
+def make_league_callback(pool: Any) -> Any:
+    """An SB3 callback that snapshots the policy into the league and logs win rates per member kind."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class LeagueSnapshots(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.last_snapshot = 0
+
+        def _on_training_start(self) -> None:
+            self.opponents = [duel.opponent for duel in self.training_env.get_attr("batch")[0].duels]
+
+        def _on_step(self) -> bool:
+            opponents = self.opponents
+            for i, done in enumerate(self.locals["dones"]):
+                if done:
+                    pool.record(opponents[i].previous_kind, self.locals["infos"][i]["outcome"])
+            if self.num_timesteps - self.last_snapshot >= pool.settings.snapshot_every:
+                self.last_snapshot = self.num_timesteps
+                pool.add_snapshot(self.model.policy, f"step_{self.num_timesteps}")
+            return True
+
+        def _on_rollout_end(self) -> None:
+            for kind, rate in pool.win_rates().items():
+                self.logger.record(f"league/win_rate_vs_{kind}", rate)
+            self.logger.record("league/snapshots", len(pool.snapshots))
+            pool.clear()
+
+    return LeagueSnapshots()
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Training
 # ---------------------------------------------------------------------------------------------------------
@@ -310,8 +231,6 @@ class TrainResult:
 
 def prepare_run_dir(config: TrainConfig) -> Path:
     """Create ``<runs_dir>/<name>/`` (a new run replaces the previous run's eval.csv) and save the config."""
-    if not config.name:
-        raise ValueError("train config: name is empty; set it or load the config from a YAML file")
     run_dir = Path(config.runs_dir) / config.name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "eval.csv").unlink(missing_ok=True)
@@ -320,49 +239,99 @@ def prepare_run_dir(config: TrainConfig) -> Path:
     return run_dir
 
 
-def train(config: TrainConfig | str | Path) -> TrainResult:
-    """Train MaskablePPO as ``config`` says (a :class:`TrainConfig` or a YAML path or name) and return the result."""
-    import torch
+def make_model(config: TrainConfig, env: Any) -> Any:
+    """The MaskablePPO model of ``config`` (policy, network and PPO hyperparameters) on ``env``."""
     from sb3_contrib import MaskablePPO
+
+    from .policy import ScaledFlattenExtractor, SlotPolicy, input_gain
+
+    encoder = env.get_attr("batch")[0].setup.encoder
+    gain = input_gain(encoder.high, config.normalize_observations).tolist() if config.rescale_inputs else None
+    policy: Any = "MlpPolicy"
+    policy_kwargs: dict[str, Any] = {"net_arch": list(config.net_arch)}
+    if config.policy == "slot":
+        policy = SlotPolicy
+        options = dict(config.policy_kwargs)
+        extractor = {key: options.pop(key) for key in ("slot_dim", "global_dim") if key in options}
+        pieces = [[p.name, p.start, p.stop, list(p.shape)] for p in encoder.pieces]
+        policy_kwargs.update(options, features_extractor_kwargs={"pieces": pieces, "gain": gain, **extractor})
+    elif gain is not None:
+        policy_kwargs.update(features_extractor_class=ScaledFlattenExtractor, features_extractor_kwargs={"gain": gain})
+    rate = config.learning_rate
+    return MaskablePPO(
+        policy, env, learning_rate=rate if config.lr_schedule == "constant" else LinearSchedule(rate),
+        n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+        gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef, max_grad_norm=config.max_grad_norm, policy_kwargs=policy_kwargs,
+        seed=config.seed, device=config.device, verbose=config.verbose,
+    )
+
+
+@dataclass(frozen=True)
+class LinearSchedule:
+    """Learning rate falling linearly from ``initial`` to 0 over training (SB3 passes progress remaining)."""
+
+    initial: float
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.initial * progress_remaining
+
+
+def train(config: TrainConfig | str | Path) -> TrainResult:
+    """Train MaskablePPO as ``config`` says (a :class:`TrainConfig` or a YAML path or name) and return the result.
+
+    Everything that can refuse the configuration (loading, env and model construction) runs before the run
+    folder is created, so a failed start leaves nothing behind.
+    """
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
 
     if not isinstance(config, TrainConfig):
         config = load_config(config)
+    if not config.name:
+        raise ValueError("train config: name is empty; set it or load the config from a YAML file")
     torch.set_num_threads(config.torch_threads)
+    env, pool = make_training_env(config)
+    eval_env = make_vec_env(config, config.eval_envs, eval_opponent(config))
+    model = make_model(config, env)
+    if config.init_model:
+        model.set_parameters(config.init_model, exact_match=True)
     run_dir = prepare_run_dir(config)
-    env = make_vec_env(config, config.num_envs, config.opponent)
-    env.seed(config.seed)
-    model = MaskablePPO(
-        "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
-        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
-        clip_range=config.clip_range, ent_coef=config.ent_coef, vf_coef=config.vf_coef,
-        max_grad_norm=config.max_grad_norm, policy_kwargs={"net_arch": list(config.net_arch)},
-        seed=config.seed, device=config.device, verbose=config.verbose,
-    )
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
     history: list[EvalResult] = []
+    callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
+    if pool is not None:
+        callbacks.append(make_league_callback(pool))
     started = time.perf_counter()
-    model.learn(config.total_timesteps, callback=make_eval_callback(config, run_dir, history))
+    model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     seconds = time.perf_counter() - started
     model_path = run_dir / "model.zip"
     model.save(model_path)
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history)
 
 
+def export_for_play(source: str | Path, destination: str | Path) -> Path:
+    """Save a trained model without its optimizer's running statistics and last rollout (about a third the size).
+
+    The copy loads with ``MaskablePPO.load`` and plays as the ``learned`` agent exactly as the original (the
+    policy weights are identical); continuing training from it restarts Adam's moment estimates.
+    """
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(source), device="cpu")
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs)
+    destination = Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    model.save(destination, exclude=["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
+                                      "ep_success_buffer"])
+    return destination.with_suffix(".zip")
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------------------------------------
-
-
-def parse_overrides(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["key=value", ...]`` with YAML-parsed values (``n_steps=64``, ``net_arch=[64,64]``)."""
-    overrides = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--set expects KEY=VALUE, got {pair!r}")
-        overrides[key.strip()] = yaml.safe_load(value)
-    return overrides
 
 
 def main(argv: Sequence[str] | None = None) -> int:

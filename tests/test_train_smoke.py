@@ -2,6 +2,7 @@
 
 import csv
 
+import numpy as np
 import pytest
 
 from ccg_env.train import TrainConfig, load_config, main, parse_overrides, train
@@ -73,3 +74,47 @@ def test_command_line_overrides_and_errors(capsys):
     with pytest.raises(SystemExit):
         main(["--config", "smoke", "--set", "nonsense=1"])
     assert "'nonsense'" in capsys.readouterr().err
+
+
+def test_shaping_telescopes_to_the_final_reward_minus_the_first_potential():
+    from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
+    from ccg_env.shaping import ShapedRewardVecEnv
+
+    env = ShapedRewardVecEnv(CcgDuelSb3VecEnv(2, opponent="heuristic", normalize_observations=True), 1.0, 1.0)
+    env.seed(4)
+    start = env.reset() @ env.coefficients  # each game's first potential
+    rng = np.random.default_rng(0)
+    shaped_sum, bonuses, first_potentials, moved = np.zeros(2), [], [], 0
+    while len(bonuses) < 4:
+        actions = [int(rng.choice(np.flatnonzero(row))) for row in env.action_masks()]
+        observations, rewards, dones, infos = env.step(np.array(actions))
+        shaped_sum += rewards
+        moved += int(np.any(np.abs(observations @ env.coefficients) > 1e-6))
+        for i in np.flatnonzero(dones):
+            bonuses.append(shaped_sum[i] - infos[i]["episode"]["r"])
+            first_potentials.append(start[i])
+            shaped_sum[i], start[i] = 0.0, env.potential[i]
+    assert moved > 0, "the material edge should change during play"
+    # gamma 1: the bonuses of a game sum to phi(end) - phi(start), and phi(end) = 0
+    assert bonuses == pytest.approx([-p for p in first_potentials], abs=1e-4)
+
+
+def test_rescaled_inputs_continue_from_a_model_and_export_smaller(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from ccg_env.train import export_for_play
+
+    first = train(load_config("smoke", {"runs_dir": str(tmp_path), "name": "first", "total_timesteps": 512,
+                                        "eval_every": 0, "eval_games": 8, "rescale_inputs": True}))
+    gain = MaskablePPO.load(first.model_path).policy.features_extractor.gain
+    assert float(gain.max()) == pytest.approx(10.0) and float(gain.min()) >= 1.0
+    second = train(load_config("smoke", {"runs_dir": str(tmp_path), "name": "second", "total_timesteps": 512,
+                                         "eval_every": 0, "eval_games": 8, "rescale_inputs": True,
+                                         "init_model": str(first.model_path), "learning_rate": 1e-9}))
+    weights = [p.detach() for p in MaskablePPO.load(first.model_path).policy.parameters()]
+    continued = [p.detach() for p in MaskablePPO.load(second.model_path).policy.parameters()]
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(weights, continued)), "started from the first model"
+    small = export_for_play(second.model_path, tmp_path / "export" / "play.zip")
+    assert small.stat().st_size < second.model_path.stat().st_size * 0.6
+    exported = [p.detach() for p in MaskablePPO.load(small).policy.parameters()]
+    assert all(np.array_equal(a, b) for a, b in zip(continued, exported))

@@ -46,17 +46,12 @@ def test_the_packaged_configs_load():
     assert train.load_config("smoke").name == "smoke"
 
 
-@pytest.mark.xfail(strict=True, reason="train.py load_config: broken YAML raises yaml's ParserError without "
-                   "the file's name (it should be a ValueError naming the file)")
 def test_broken_yaml_names_the_file(tmp_path):
     path = _write(tmp_path, "num_envs: [1,\n")
     with pytest.raises(ValueError, match="my_run.yaml"):
         train.load_config(path)
 
 
-@pytest.mark.xfail(strict=True, reason="train.py TrainConfig.__post_init__ does not check these: a negative "
-                   "learning rate, gamma above 1, a negative clip range, an unknown seat, opponent or device, "
-                   "and a single deck are accepted at load and fail later inside training")
 @pytest.mark.parametrize("line, key", [
     ("learning_rate: -0.1", "learning_rate"), ("gamma: 2.0", "gamma"), ("clip_range: -1", "clip_range"),
     ("seat: left", "seat"), ("seat: 2", "seat"), ("opponent: nobody", "opponent"), ("decks: aggro", "decks"),
@@ -67,8 +62,6 @@ def test_out_of_range_settings_are_refused_at_load(line, key, tmp_path):
         train.load_config(_write(tmp_path, line + "\n"))
 
 
-@pytest.mark.xfail(strict=True, reason="train.py train(): a config whose seat is invalid creates "
-                   "<runs_dir>/<name>/ with config.yaml and checkpoints/ before the env refuses the seat")
 def test_a_failed_run_leaves_no_run_directory(tmp_path):
     path = _write(tmp_path, f"total_timesteps: 64\nnum_envs: 2\nruns_dir: {tmp_path / 'runs'}\nseat: left\n")
     with pytest.raises(ValueError, match="seat"):

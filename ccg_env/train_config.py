@@ -1,0 +1,251 @@
+"""Training settings: :class:`TrainConfig`, loaded from YAML and validated with errors naming the file and key.
+
+``load_config("configs/train/<name>.yaml")`` (or a packaged name such as ``"smoke"``) reads a YAML mapping
+whose keys are exactly the field names below, applies command-line overrides (``parse_overrides``) and
+validates every value before anything is built or written, so a bad setting fails at once with
+``<file>: <key> ...`` instead of minutes into a run. :mod:`ccg_env.train` runs the configuration.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence, Union
+
+import yaml
+
+
+@dataclass
+class TrainConfig:
+    """Every setting of a training run; YAML keys are exactly these field names."""
+
+    name: str = ""
+    """run name: outputs go to ``<runs_dir>/<name>/`` (defaults to the YAML file's stem)"""
+    total_timesteps: int = 1_000_000
+    """learner env steps to train for (summed over all envs)"""
+    seed: int = 0
+    """seeds the training envs (slot i gets seed + i), the policy initialisation and PPO's sampling"""
+    num_envs: int = 16
+    """games played side by side in the batched env (one process)"""
+    opponent: str = "random"
+    """who the learner plays against: ``"random"``, a registered agent name, or ``"league"`` (see ``league``)"""
+    league: dict = field(default_factory=dict)
+    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.league.LeagueSettings` fields)"""
+    init_model: Union[str, None] = None
+    """a saved model ``.zip`` of the same policy to start from (its weights; PPO settings come from here)"""
+    seat: Union[str, int] = "random"
+    """the learner's seat: ``"random"`` per game, or fixed 0 (moves first) or 1"""
+    decks: Union[str, list, None] = None
+    """two decks (packaged names or YAML paths), ``"random"`` (drawn per game), or None for the defaults"""
+    rules: Union[str, None] = None
+    """rules YAML path, or None for the packaged default rules"""
+    cards: Union[str, list, None] = None
+    """card YAML path(s), or None for the packaged card set"""
+    turn_limit: Union[int, None] = None
+    """override of the rules' turn limit (a game reaching it is a truncation)"""
+    normalize_observations: bool = True
+    """scale observations into [0, 1] inside the env (``ObservationEncoder.scale``)"""
+    rescale_inputs: bool = False
+    """inside the policy, read stats as value / 10 instead of value / 100 (``ccg_env.policy.input_gain``)"""
+    reward_shaping: float = 0.0
+    """weight of the potential-based shaping bonus (0: the final +-1 only); see :mod:`ccg_env.shaping`"""
+    policy: str = "mlp"
+    """``"mlp"`` (MlpPolicy on the flat observation) or ``"slot"`` (per-slot encoder, ``ccg_env.policy``)"""
+    policy_kwargs: dict = field(default_factory=dict)
+    """options of ``policy: slot``: ``slot_dim``, ``global_dim``, ``head_dim``, ``pairwise`` (empty for mlp)"""
+    learning_rate: float = 3e-4
+    """Adam step size"""
+    lr_schedule: str = "constant"
+    """``"constant"`` or ``"linear"`` (decays to 0 by the end of training)"""
+    n_steps: int = 128
+    """env steps per env per rollout (rollout size = n_steps * num_envs)"""
+    batch_size: int = 512
+    """minibatch size of the PPO update (best a divisor of the rollout size)"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    gamma: float = 0.99
+    """discount factor"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    clip_range: float = 0.2
+    """PPO clipping of the probability ratio"""
+    ent_coef: float = 0.01
+    """entropy bonus coefficient"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """gradient clipping norm"""
+    net_arch: list = field(default_factory=lambda: [256, 256])
+    """hidden layer sizes of the policy and of the value network (separate networks)"""
+    eval_every: int = 50_000
+    """evaluate (and checkpoint) every this many timesteps; 0 evaluates only at the end"""
+    eval_games: int = 200
+    """games per evaluation"""
+    eval_envs: int = 16
+    """games played side by side during evaluation"""
+    eval_opponent: Union[str, None] = None
+    """opponent of the evaluation games (None: the training opponent)"""
+    eval_deterministic: bool = True
+    """evaluate the greedy policy (most probable legal action) rather than sampling"""
+    eval_seed: int = 1_000_000
+    """seed of the evaluation envs: every evaluation replays the same deals"""
+    torch_threads: int = 1
+    """``torch.set_num_threads``: 1 is fastest for small networks on these 2-core machines"""
+    device: str = "cpu"
+    """torch device"""
+    runs_dir: str = "runs"
+    """parent folder of the run folder"""
+    verbose: int = 0
+    """SB3 verbosity (1 prints the training table)"""
+
+    def __post_init__(self) -> None:
+        for check in (_check_counts, _check_hyperparameters, _check_game, _check_policy, _check_runtime):
+            check(self)
+
+
+#: Settings that must be at least 1.
+POSITIVE_COUNTS = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_games", "eval_envs",
+                   "torch_threads")
+#: Float settings -> (lowest allowed, highest allowed, lowest excluded).
+FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "gae_lambda": (0.0, 1.0, False),
+                "clip_range": (0.0, None, True), "ent_coef": (0.0, None, False), "vf_coef": (0.0, None, False),
+                "max_grad_norm": (0.0, None, True), "reward_shaping": (0.0, None, False)}
+POLICIES = ("mlp", "slot")
+#: Options of ``policy: slot`` -> their type (see ``ccg_env.policy.SlotPolicy``).
+SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool}
+LR_SCHEDULES = ("constant", "linear")
+DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
+
+
+def _check_counts(config: TrainConfig) -> None:
+    for name in POSITIVE_COUNTS:
+        if getattr(config, name) < 1:
+            raise ValueError(f"train config: {name} must be at least 1, got {getattr(config, name)!r}")
+    if config.eval_every < 0:
+        raise ValueError(f"train config: eval_every must be 0 or more, got {config.eval_every!r}")
+
+
+def _check_hyperparameters(config: TrainConfig) -> None:
+    for name, (low, high, low_excluded) in FLOAT_RANGES.items():
+        value = getattr(config, name)
+        if value < low or (low_excluded and value == low) or (high is not None and value > high):
+            bounds = f"{'above' if low_excluded else 'at least'} {low}" + (f" and at most {high}" if high else "")
+            raise ValueError(f"train config: {name} must be {bounds}, got {value!r}")
+    if config.lr_schedule not in LR_SCHEDULES:
+        raise ValueError(f"train config: lr_schedule must be one of {LR_SCHEDULES}, got {config.lr_schedule!r}")
+
+
+def _check_game(config: TrainConfig) -> None:
+    from .agent_api import available_agents
+
+    if config.seat not in ("random", 0, 1) or isinstance(config.seat, bool):
+        raise ValueError(f"train config: seat must be 'random', 0 or 1, got {config.seat!r}")
+    agents = available_agents()
+    if config.opponent not in (*agents, "league"):
+        raise ValueError(f"train config: opponent must be 'league' or one of {agents}, got {config.opponent!r}")
+    if config.eval_opponent is not None and config.eval_opponent not in agents:
+        raise ValueError(f"train config: eval_opponent must be one of {agents}, got {config.eval_opponent!r}")
+    decks = config.decks
+    if decks is not None and decks != "random" and (
+            not isinstance(decks, list) or len(decks) != 2 or not all(isinstance(d, str) for d in decks)):
+        raise ValueError(f"train config: decks must be two deck names or paths, 'random' or null, got {decks!r}")
+    if config.init_model is not None and not Path(config.init_model).is_file():
+        raise ValueError(f"train config: init_model: no model file at {config.init_model!r}")
+    if config.league or config.opponent == "league":
+        from .league import LeagueSettings
+
+        LeagueSettings.from_dict(config.league, "train config: league")
+
+
+def _check_policy(config: TrainConfig) -> None:
+    if not config.net_arch or not all(isinstance(n, int) and n > 0 for n in config.net_arch):
+        raise ValueError(f"train config: net_arch must be a list of positive layer sizes, got {config.net_arch!r}")
+    if config.policy not in POLICIES:
+        raise ValueError(f"train config: policy must be one of {POLICIES}, got {config.policy!r}")
+    allowed = SLOT_POLICY_KWARGS if config.policy == "slot" else {}
+    for key, value in config.policy_kwargs.items():
+        if key not in allowed:
+            raise ValueError(f"train config: policy_kwargs: {key!r} is not an option of policy {config.policy!r}"
+                             f" (options: {', '.join(allowed) or 'none'})")
+        if allowed[key] is bool and not isinstance(value, bool):
+            raise ValueError(f"train config: policy_kwargs: {key} must be true or false, got {value!r}")
+        if allowed[key] is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"train config: policy_kwargs: {key} must be a positive integer, got {value!r}")
+
+
+def _check_runtime(config: TrainConfig) -> None:
+    if not DEVICE_PATTERN.fullmatch(str(config.device)):
+        raise ValueError(f"train config: device must be 'cpu', 'auto', 'mps' or 'cuda[:N]', got {config.device!r}")
+
+
+FIELD_TYPES = typing.get_type_hints(TrainConfig)
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether a YAML value fits a field's annotation (ints count as floats; bools are not ints)."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return any(_matches(value, arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, origin or hint)
+
+
+def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainConfig:
+    """Build a :class:`TrainConfig`, naming ``source`` and the key in every error."""
+    if not isinstance(values, dict):
+        raise ValueError(f"{source}: expected a mapping of settings, got {type(values).__name__}")
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    for key, value in values.items():
+        if key not in known:
+            raise ValueError(f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+        if not _matches(value, FIELD_TYPES[key]):
+            raise ValueError(f"{source}: key {key!r} expects {FIELD_TYPES[key]}, got {value!r}")
+    try:
+        return TrainConfig(**values)
+    except ValueError as error:
+        raise ValueError(f"{source}: {error}") from None
+
+
+def resolve_config_path(spec: str | Path) -> Path:
+    """A YAML path as given, or a bare name such as ``smoke`` looked up in the packaged ``configs/train/``."""
+    path = Path(spec)
+    if path.exists() or path.suffix in (".yaml", ".yml"):
+        return path
+    from .engine.datafiles import config_dir
+
+    return config_dir() / "train" / f"{spec}.yaml"
+
+
+def load_config(spec: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Load ``configs/train/<name>.yaml`` (or any path), apply ``overrides``, validate; name defaults to the stem."""
+    path = resolve_config_path(spec)
+    if not path.is_file():
+        raise FileNotFoundError(f"train config {str(spec)!r}: no such file ({path})")
+    try:
+        values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        raise ValueError(f"{path}: not valid YAML: {error}") from None
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: expected a mapping of settings, got {type(values).__name__}")
+    values = {"name": path.stem, **values, **(overrides or {})}
+    return config_from_dict(values, source=str(path))
+
+
+def parse_overrides(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["key=value", ...]`` with YAML-parsed values (``n_steps=64``, ``net_arch=[64,64]``)."""
+    overrides = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--set expects KEY=VALUE, got {pair!r}")
+        overrides[key.strip()] = yaml.safe_load(value)
+    return overrides

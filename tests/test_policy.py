@@ -1,0 +1,134 @@
+"""The per-slot policy (ccg_env.policy): feature shapes, empty slots, the pair head's action layout, training."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from ccg_env.env.codec import ActionLayout  # noqa: E402
+from ccg_env.env.gym_env import CcgDuelEnv  # noqa: E402
+from ccg_env.policy import PairwiseActionHead, SlotEncoderExtractor  # noqa: E402
+
+SLOT_DIM, GLOBAL_DIM = 8, 16
+
+
+@pytest.fixture(scope="module")
+def env():
+    return CcgDuelEnv(normalize_observations=True)
+
+
+@pytest.fixture(scope="module")
+def extractor(env):
+    torch.manual_seed(0)
+    pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
+    return SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM)
+
+
+def _observations(env, count=6):
+    rng = np.random.default_rng(0)
+    observation, info = env.reset(seed=3)
+    rows = []
+    while len(rows) < count:
+        rows.append(observation.copy())
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            observation, info = env.reset()
+    return torch.as_tensor(np.stack(rows))
+
+
+def _view(env, features_row, name):
+    return env.unwrapped.setup.encoder.view(features_row)[name]
+
+
+def test_features_have_the_documented_size_and_order(env, extractor):
+    layout = ActionLayout.for_rules(env.unwrapped.setup.rules)
+    entities = layout.max_hand + 2 * layout.max_battlefield + 2
+    assert extractor.features_dim == GLOBAL_DIM + entities * SLOT_DIM
+    with torch.no_grad():
+        features = extractor(_observations(env))
+    assert features.shape == (6, extractor.features_dim)
+    assert torch.isfinite(features).all()
+
+
+def test_empty_slots_embed_to_zero_and_their_contents_are_ignored(env, extractor):
+    observations = _observations(env)
+    head = PairwiseActionHead(extractor.hand_slots, extractor.field_slots, SLOT_DIM, GLOBAL_DIM)
+    with torch.no_grad():
+        _, hand, own, enemy, _, _ = head.split(extractor(observations))
+    encoder = env.unwrapped.setup.encoder
+    for row in range(len(observations)):
+        pieces = encoder.view(observations[row].numpy())
+        for name, embedded in (("own_hand", hand), ("own_battlefield", own), ("enemy_battlefield", enemy)):
+            present = pieces[name][:, 0] > 0
+            assert torch.all(embedded[row][torch.as_tensor(~present)] == 0), name
+            assert torch.any(embedded[row][torch.as_tensor(present)] != 0) or not present.any(), name
+    garbage = observations.clone()
+    start, stop, shape = extractor.slot_ranges["enemy_battlefield"]
+    slots = garbage[:, start:stop].reshape(-1, *shape)
+    empty = slots[..., 0] == 0
+    assert empty.any(), "the sampled positions should have an empty enemy minion slot"
+    slots[empty] = torch.where(torch.arange(shape[1]) == 0, 0.0, 0.7)  # junk everywhere but 'present'
+    with torch.no_grad():
+        assert torch.allclose(extractor(garbage), extractor(observations))
+
+
+def test_pair_head_scores_each_action_id_from_its_own_slots():
+    layout = ActionLayout(max_hand=10, max_battlefield=7)
+    torch.manual_seed(1)
+    head = PairwiseActionHead(10, 7, SLOT_DIM, GLOBAL_DIM, head_dim=12)
+    for layer in (head.key_out["card"], head.key_out["attacker"], head.end_turn):
+        torch.nn.init.normal_(layer.weight)  # the real init is near zero; make every input visible
+    features = torch.randn(2, GLOBAL_DIM + (10 + 14 + 2) * SLOT_DIM)
+    assert head(features).shape == (2, layout.size)
+
+    def changed_ids(offset):
+        moved = features.clone()
+        moved[:, offset:offset + SLOT_DIM] += 1.0
+        with torch.no_grad():
+            difference = (head(moved) - head(features)).abs().amax(0)
+        return {layout.describe(i) for i in torch.nonzero(difference > 1e-6).flatten().tolist()}
+
+    hand_3 = GLOBAL_DIM + 3 * SLOT_DIM
+    assert changed_ids(hand_3) == {layout.describe(1 + 3 * layout.target_slots + t)
+                                   for t in range(layout.target_slots)}
+    own_minion_2 = GLOBAL_DIM + (10 + 2) * SLOT_DIM
+    expected = {f"play hand slot {h} at own minion 2" for h in range(10)}
+    expected |= {f"attack with own minion 2 at {d}" for d in ["enemy hero", *(f"enemy minion {i}" for i in range(7))]}
+    assert changed_ids(own_minion_2) == expected
+    enemy_hero = GLOBAL_DIM + (10 + 14 + 1) * SLOT_DIM
+    expected = {f"play hand slot {h} at enemy hero" for h in range(10)}
+    expected |= {f"attack with {a} at enemy hero" for a in ["own hero", *(f"own minion {i}" for i in range(7))]}
+    assert changed_ids(enemy_hero) == expected
+
+
+def test_missing_pieces_are_named(env):
+    pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces if p.name != "enemy_battlefield"]
+    with pytest.raises(ValueError, match="enemy_battlefield"):
+        SlotEncoderExtractor(env.observation_space, pieces)
+
+
+@pytest.mark.parametrize("pairwise", [True, False])
+def test_slot_policy_trains_saves_and_plays_as_a_learned_agent(tmp_path, pairwise):
+    from sb3_contrib import MaskablePPO
+
+    from agents.learned import LearnedAgent
+    from ccg_env.policy import SlotPolicy
+    from ccg_env.train import load_config, train
+
+    result = train(load_config("smoke", {
+        "runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0, "eval_games": 8, "policy": "slot",
+        "policy_kwargs": {"slot_dim": 8, "global_dim": 16, "head_dim": 8, "pairwise": pairwise}}))
+    model = MaskablePPO.load(result.model_path)
+    assert isinstance(model.policy, SlotPolicy)
+    assert isinstance(model.policy.action_net, PairwiseActionHead) is pairwise
+    agent = LearnedAgent(result.model_path)
+    env = CcgDuelEnv()  # raw observations: the agent scales them as the training env did
+    observation, info = env.reset(seed=5)
+    for _ in range(40):
+        action = agent.act(observation, info["action_mask"])
+        assert info["action_mask"][action] == 1
+        observation, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            observation, info = env.reset()
