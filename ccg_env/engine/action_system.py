@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING
 
 from .actions import GameAction
 from .errors import EngineBusyError, GameOverError
-from .events import Event, Phase
+from .events import Event
 from .log import LogEntry
 
 if TYPE_CHECKING:
     from .game import Game
+
+
+_DEATH_REAPER = Event.DEATH_REAPER  # a plain name: enum lookups through the class are slow on Python 3.11
 
 
 def _reaction_order(action: GameAction) -> tuple[int, int]:
@@ -27,15 +30,15 @@ class ActionSystem:
     action, the death-reaper event is posted again and again while it produces reactions.
     """
 
-    __slots__ = ("game", "_open", "active", "_validate", "_validate_target", "_prepare", "_perform")
+    __slots__ = ("game", "_open", "active", "_bus", "_plans")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        #: the reactions list of the phase being notified (handlers append to it), None between phases
         self._open: list[GameAction] | None = None
         self.active = False
-        tables = game.bus.tables  # the bus edits these dicts in place, so holding them stays current
-        self._validate, self._validate_target = tables[Phase.VALIDATE], tables[Phase.VALIDATE_TARGET]
-        self._prepare, self._perform = tables[Phase.PREPARE], tables[Phase.PERFORM]
+        self._bus = game.bus
+        self._plans = game.bus.plans  # the bus clears this dict in place on registration: holding it stays current
 
     def perform(self, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action and everything it sets off. Refuses to start while another one runs.
@@ -47,8 +50,10 @@ class ActionSystem:
                 f"cannot perform {action.kind} while another action is resolving; "
                 "handlers must use add_reaction() instead"
             )
-        if self.game.state.result is not None:
-            raise GameOverError(f"cannot perform {action.kind}: the game is over ({self.game.state.result.value})")
+        game = self.game
+        if game.state.result is not None:
+            raise GameOverError(f"cannot perform {action.kind}: the game is over ({game.state.result.value})")
+        game.moves = None  # the legal moves listed for the state before this action no longer hold
         self.active = True
         try:
             self._sequence(action, 0, validated)
@@ -67,23 +72,26 @@ class ActionSystem:
         """Return the first validator's reason to refuse the action, or None if all accept it."""
         game = self.game
         cls = type(action)
-        for validator in self._validate.get(cls, ()):
-            reason = validator(game, action)
-            if reason is not None:
-                return reason
-        for validator in self._validate_target.get(cls, ()):
+        for validator in (self._plans.get(cls) or self._bus.plan(cls))[0]:
             reason = validator(game, action)
             if reason is not None:
                 return reason
         return None
 
     def _sequence(self, action: GameAction, depth: int, validated: bool = False) -> None:
-        state = self.game.state
-        log = state.log
+        game = self.game
+        state = game.state
+        cls = type(action)
+        validators, prepare, perform = self._plans.get(cls) or self._bus.plan(cls)
+        reason: str | None = None
         if state.result is not None:
-            reason: str | None = "the game is over"
-        else:
-            reason = None if validated else self.refusal(action)
+            reason = "the game is over"
+        elif not validated:
+            for validator in validators:
+                reason = validator(game, action)
+                if reason is not None:
+                    break
+        log = state.log
         if reason is not None:
             action.cancel()
             if log is not None:
@@ -91,36 +99,36 @@ class ActionSystem:
             return
         if log is not None:
             log.append(LogEntry(depth, action))
-        cls = type(action)
-        self._main_phase(action, self._prepare.get(cls), depth)
-        self._main_phase(action, self._perform.get(cls), depth)
+        if prepare and not action.cancelled:
+            self._phase(action, prepare, depth)
+        if perform and not action.cancelled:
+            self._phase(action, perform, depth)
 
-    def _main_phase(self, action: GameAction, handlers: tuple | None, depth: int) -> None:
-        if not handlers or action.cancelled:
-            return
-        reactions: list[GameAction] = []
+    def _phase(self, action: GameAction, handlers: tuple, depth: int) -> None:
+        """Notify the handlers of one phase, then resolve the reactions they queued, depth-first."""
         game = self.game
+        self._open = reactions = []
         for handler in handlers:
-            self._open = reactions
             handler(game, action)
         self._open = None
-        self._resolve(reactions, depth + 1)
-
-    def _resolve(self, reactions: list[GameAction], depth: int) -> None:
-        if len(reactions) > 1:
-            reactions.sort(key=_reaction_order)
-        for reaction in reactions:
-            self._sequence(reaction, depth)
+        if reactions:
+            if len(reactions) > 1:
+                reactions.sort(key=_reaction_order)
+            depth += 1
+            for reaction in reactions:
+                self._sequence(reaction, depth)
 
     def _death_phase(self, root: GameAction) -> None:
         game = self.game
-        handlers = game.bus.events[Event.DEATH_REAPER]
+        handlers = game.bus.events[_DEATH_REAPER]
         while True:
-            reactions: list[GameAction] = []
+            self._open = reactions = []
             for handler in handlers:
-                self._open = reactions
                 handler(game, root)
             self._open = None
             if not reactions:
                 return
-            self._resolve(reactions, 0)
+            if len(reactions) > 1:
+                reactions.sort(key=_reaction_order)
+            for reaction in reactions:
+                self._sequence(reaction, 0)

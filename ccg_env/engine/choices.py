@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Attack, ChangeTurn, GameAction, PlayCard
 from .events import Phase
-from .targeting import attack_targets, play_target_options
-from .vocabulary import Zones
+from .targeting import attack_targets, play_targets, target_options
+from .vocabulary import HERO_ZONE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,49 +39,82 @@ class Choice(NamedTuple):
 
 
 END_TURN = Choice(ChoiceKind.END_TURN)
-_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
+_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK  # plain names: enum lookups are slow on Python 3.11
+_VALIDATE = Phase.VALIDATE
 _tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
 
-def _passes(game: Game, validators: tuple, probe: GameAction) -> bool:
-    """Run the validators that do not look at the declared target on a probe action."""
-    for validator in validators:
-        if validator(game, probe) is not None:
-            return False
-    return True
+#: The cards a legal choice names, as :func:`legal_moves` resolved them: (source, target), None where absent.
+Move = tuple["Card | None", "Card | None"]
+_NO_CARDS: Move = (None, None)
 
 
 def legal_choices(game: Game) -> list[Choice]:
-    """Every choice the current player may make, in a fixed order: end turn, plays (hand order, then target
-    order), attacks (hero then battlefield, then defender order). Empty once the game is over.
+    """Every choice the current player may make, in a fixed order (see :func:`legal_moves`)."""
+    return legal_moves(game)[0]
 
-    Each play or attack is listed when its source passes the source validators and its target is one of
-    the TargetSystem's candidates, which is exactly what the target validators check when it is applied.
+
+def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
+    """Every choice the current player may make, in a fixed order, and the cards each one names.
+
+    Order: end turn, plays (hand order, then target order), attacks (hero then battlefield, then defender
+    order). Both are empty once the game is over. A play or attack is listed when its source passes the
+    source validators (run on a probe action) and its target is one of the TargetSystem's candidates, which
+    is exactly what the target validators check when it is applied. The candidates are computed once per
+    target mark (plays) and once for all attackers, which share their owner's point of view.
     """
     state = game.state
     if state.result is not None:
-        return []
+        return [], {}
     me = state.current
     player = state.players[me]
     out = [END_TURN]
-    validators = game.bus.tables[Phase.VALIDATE]
+    moves: dict[Choice, Move] = {END_TURN: _NO_CARDS}
+    validators = game.bus.tables[_VALIDATE]
     play_probe = PlayCard(me)  # one probe per kind, re-pointed at each source: validators only read it
     play_validators = validators.get(PlayCard, ())
+    mana = player.mana
+    found_for_mark: dict[int, list[Card]] = {}
     for card in player.hand:
-        play_probe.card = card
-        if card.cost > player.mana or not _passes(game, play_validators, play_probe):
+        if card.cost > mana:
             continue
-        for target in play_target_options(state, card):
-            out.append(_tuple_new(Choice, (_PLAY, card.uid, None if target is None else target.uid)))
+        play_probe.card = card
+        for validator in play_validators:
+            if validator(game, play_probe) is not None:
+                break
+        else:
+            spec = card.definition.target
+            if spec is None:
+                choice = _tuple_new(Choice, (_PLAY, card.uid, None))
+                out.append(choice)
+                moves[choice] = (card, None)
+                continue
+            found = found_for_mark.get(id(spec.allowed))
+            if found is None:
+                found = found_for_mark[id(spec.allowed)] = play_targets(state, card)
+            for target in target_options(spec, found):
+                choice = _tuple_new(Choice, (_PLAY, card.uid, None if target is None else target.uid))
+                out.append(choice)
+                moves[choice] = (card, target)
     attack_probe = Attack(me)
     attack_validators = validators.get(Attack, ())
+    defenders: list[Card] | None = None
     for attacker in (*player.hero_zone, *player.battlefield):
-        attack_probe.attacker = attacker
-        if attacker.attack <= 0 or not _passes(game, attack_validators, attack_probe):
+        if attacker.attack <= 0:
             continue
-        for defender in attack_targets(state, attacker):
-            out.append(_tuple_new(Choice, (_ATTACK, attacker.uid, defender.uid)))
-    return out
+        attack_probe.attacker = attacker
+        for validator in attack_validators:
+            if validator(game, attack_probe) is not None:
+                break
+        else:
+            if defenders is None:
+                defenders = attack_targets(state, attacker)
+            uid = attacker.uid
+            for defender in defenders:
+                choice = _tuple_new(Choice, (_ATTACK, uid, defender.uid))
+                out.append(choice)
+                moves[choice] = (attacker, defender)
+    return out, moves
 
 
 def _find(cards_by_zone: tuple[list[Card], ...], uid: int | None) -> Card | None:
@@ -119,6 +152,15 @@ def to_action(game: Game, choice: Choice) -> GameAction | str:
     return Attack(me, attacker, target)
 
 
+def why_illegal(game: Game, choice: Choice) -> str:
+    """Say why a choice that :func:`legal_moves` does not list is illegal (for the error message)."""
+    action = to_action(game, choice)
+    if isinstance(action, str):
+        return action
+    reason = game.actions.refusal(action)
+    return reason if reason is not None else "it is not among the legal choices of this position"
+
+
 def describe_choice(game: Game, choice: Choice) -> str:
     """A readable line for a choice, with card names."""
     if choice.kind is ChoiceKind.END_TURN:
@@ -128,7 +170,7 @@ def describe_choice(game: Game, choice: Choice) -> str:
     name = source.definition.name if source else f"#{choice.source}"
     if target is None:
         at = ""
-    elif target.zone is Zones.HERO:
+    elif target.zone is HERO_ZONE:
         at = " -> your hero" if target.owner == game.state.current else " -> enemy hero"
     else:
         side = "your" if target.owner == game.state.current else "enemy"

@@ -36,25 +36,33 @@ def _all_subclasses(cls: type) -> list[type]:
     return out
 
 
+#: What the action system runs for one action class: its validators (target checks last), then its prepare
+#: and perform handlers.
+Plan = tuple[tuple, tuple, tuple]
+
+
 class EventBus:
     """Per-game handler tables. Handlers are plain functions of ``(game, action)``.
 
     Dispatch is by the action's exact class, so an ``Overdraw`` does not reach ``DrawCards`` handlers unless
     they were registered with ``subclasses=True``. Tables hold tuples that are replaced on registration, so
-    a clone copies only the dictionaries and later registrations on one game never reach another.
+    a clone copies only the dictionaries and later registrations on one game never reach another. ``plans``
+    caches each class's :data:`Plan` (one lookup per action); every registration clears it in place.
     """
 
-    __slots__ = ("tables", "events")
+    __slots__ = ("tables", "events", "plans")
 
     def __init__(self) -> None:
         self.tables: dict[Phase, dict[type, tuple]] = {phase: {} for phase in Phase}
         self.events: dict[Event, tuple] = {event: () for event in Event}
+        self.plans: dict[type, Plan] = {}
 
     def on(self, phase: Phase, action_class: type, handler: Callable, *, subclasses: bool = False) -> None:
         """Register ``handler`` for one phase of ``action_class`` (and its subclasses if asked)."""
         table = self.tables[phase]
         for cls in [action_class, *(_all_subclasses(action_class) if subclasses else [])]:
             table[cls] = table.get(cls, ()) + (handler,)
+        self.plans.clear()
 
     def on_event(self, event: Event, handler: Handler) -> None:
         """Register ``handler`` for a notification such as the death reaper."""
@@ -64,6 +72,18 @@ class EventBus:
         """Remove a handler registered with :meth:`on`."""
         table = self.tables[phase]
         table[action_class] = tuple(h for h in table.get(action_class, ()) if h is not handler)
+        self.plans.clear()
+
+    def plan(self, action_class: type) -> Plan:
+        """Return (validators, prepare handlers, perform handlers) of exactly this class, cached."""
+        plan = self.plans.get(action_class)
+        if plan is None:
+            tables = self.tables
+            validators = tables[Phase.VALIDATE].get(action_class, ()) + tables[Phase.VALIDATE_TARGET].get(
+                action_class, ())
+            plan = self.plans[action_class] = (validators, tables[Phase.PREPARE].get(action_class, ()),
+                                               tables[Phase.PERFORM].get(action_class, ()))
+        return plan
 
     def handlers(self, phase: Phase, action_class: type) -> tuple:
         """Return the handlers of one phase for exactly this class."""
@@ -74,4 +94,5 @@ class EventBus:
         bus = EventBus.__new__(EventBus)
         bus.tables = {phase: dict(table) for phase, table in self.tables.items()}
         bus.events = dict(self.events)
+        bus.plans = dict(self.plans)
         return bus

@@ -13,6 +13,15 @@ def new_card(state: GameState, definition: CardDef, owner: int, zone: Zones) -> 
                 definition.health, definition.keywords, 0, 0, definition.durability)
 
 
+def new_deck(state: GameState, definitions: list[CardDef], owner: int) -> list[Card]:
+    """Create the deck cards of one player, in list order, with consecutive fresh uids (as :func:`new_card`)."""
+    first = state.next_uid
+    state.next_uid = first + len(definitions)
+    deck = Zones.DECK
+    return [Card(uid, d, owner, deck, d.cost, d.attack, d.health, d.health, d.keywords, 0, 0, d.durability)
+            for uid, d in enumerate(definitions, first)]
+
+
 def new_player(state: GameState, index: int) -> Player:
     """Create a player with a full-health hero and empty zones."""
     hero = new_card(state, HERO, index, Zones.HERO)

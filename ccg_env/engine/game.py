@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .action_system import ActionSystem
-from .actions import GameAction, StartGame
+from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame, all_action_classes
 from .cards import CardSet, default_cards
-from .choices import Choice, legal_choices, to_action
+from .choices import Choice, ChoiceKind, Move, legal_moves, why_illegal
 from .decks import Deck, resolve_deck, default_deck_paths
-from .errors import GameOverError, IllegalActionError
+from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus
-from .factory import new_card, new_player
+from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
 from .rules import Rules
@@ -27,22 +27,28 @@ def _fresh_bus() -> EventBus:
     global _DEFAULT_BUS
     if _DEFAULT_BUS is None:
         _DEFAULT_BUS = build_bus()
+        for action_class in all_action_classes():  # plans are copied with the bus: build them once here
+            _DEFAULT_BUS.plan(action_class)
     return _DEFAULT_BUS.copy()  # every game owns its bus; the template is never handed out
 
 
 DEFAULT_DECKS = ("midrange", "aggro")
+_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
 
 
 class Game:
     """One game: its state, its own event bus and action system, and the card set it plays with."""
 
-    __slots__ = ("state", "bus", "actions", "cards")
+    __slots__ = ("state", "bus", "actions", "cards", "moves")
 
     def __init__(self, state: GameState, cards: CardSet, bus: EventBus | None = None) -> None:
         self.state = state
         self.cards = cards
         self.bus = bus if bus is not None else _fresh_bus()
         self.actions = ActionSystem(self)
+        #: the legal moves of the current state, as listed by legal_actions() (None until listed; every
+        #: performed action clears it), so that apply() finds a listed choice's cards without re-validating
+        self.moves: dict[Choice, Move] | None = None
 
     # --- creation ------------------------------------------------------------------------------
 
@@ -73,7 +79,7 @@ class Game:
         state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
         state.players = [new_player(state, 0), new_player(state, 1)]
         for player, deck in zip(state.players, resolved):
-            player.deck = [new_card(state, cards.get_card(card_id), player.index, Zones.DECK) for card_id in deck.cards]
+            player.deck = new_deck(state, [cards.get_card(card_id) for card_id in deck.cards], player.index)
             state.rng.shuffle(player.deck)
         game = cls(state, cards)
         state.turn = 1
@@ -93,24 +99,42 @@ class Game:
 
     def legal_actions(self) -> list[Choice]:
         """Every legal choice for the player on turn, in a stable order (empty once the game is over)."""
-        return legal_choices(self)
+        choices, self.moves = legal_moves(self)
+        return choices
 
     def apply(self, choice: Choice) -> None:
         """Perform a legal choice and everything it sets off.
 
+        A choice is legal exactly when :meth:`legal_actions` lists it in the current state. The list made by
+        the last call is reused when no action has been performed since (change the state only through
+        actions: a direct edit of ``state`` does not refresh it).
+
         Raises:
             IllegalActionError: the choice is not legal now; the state is left exactly as it was.
+            GameOverError: the game is over (a subclass of IllegalActionError).
         """
         if not isinstance(choice, Choice):
             raise IllegalActionError(f"expected a Choice, got {choice!r}")
-        if self.state.result is not None:
-            raise GameOverError(f"{choice} is illegal: the game is over ({self.state.result.value})")
-        action = to_action(self, choice)
-        if isinstance(action, str):
-            raise IllegalActionError(f"{choice} is illegal: {action}")
-        reason = self.actions.refusal(action)
-        if reason is not None:
-            raise IllegalActionError(f"{choice} is illegal: {reason}")
+        state = self.state
+        if state.result is not None:
+            raise GameOverError(f"{choice} is illegal: the game is over ({state.result.value})")
+        moves = self.moves
+        if moves is None:
+            moves = self.moves = legal_moves(self)[1]
+        try:
+            cards = moves.get(choice)
+        except TypeError:  # a Choice holding something unhashable, such as a list
+            cards = None
+        if cards is None:
+            raise IllegalActionError(f"{choice} is illegal: {why_illegal(self, choice)}")
+        me = state.current
+        kind = choice.kind
+        if kind is _PLAY:
+            action: GameAction = PlayCard(me, cards[0], cards[1])
+        elif kind is _ATTACK:
+            action = Attack(me, cards[0], cards[1])
+        else:
+            action = ChangeTurn(me, 1 - me)
         self.actions.perform(action, validated=True)
 
     def perform(self, action: GameAction) -> None:
@@ -119,7 +143,10 @@ class Game:
 
     def add_reaction(self, action: GameAction) -> None:
         """Queue a reaction to the phase being notified (for handlers)."""
-        self.actions.add_reaction(action)
+        reactions = self.actions._open
+        if reactions is None:
+            raise EngineBusyError(f"{action.kind} added as a reaction outside of an action's phase")
+        reactions.append(action)
 
     def reactions_pending(self) -> bool:
         """Whether a handler already queued a reaction in the phase being notified."""

@@ -33,8 +33,11 @@ class Rng:
         if n <= 0:
             raise ValueError(f"Rng.below needs a positive bound, got {n}")
         limit = _MASK - (_MASK % n)
-        while True:
-            x = self.next_u64()
+        while True:  # next_u64, written out: this is the hot path of shuffles and random picks
+            self.state = z = (self.state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -46,12 +46,20 @@ class Mark:
     #: derived once: whether the mark looks at the ally side, the enemy side
     sides: tuple[bool, bool] = field(init=False, repr=False, compare=False)
     filters: tuple[Callable[[Card], bool], ...] = field(init=False, repr=False, compare=False)
+    #: derived once, for :func:`candidates`: per side looked at, (is the enemy side, ((Player attribute, is a
+    #: character zone), ...)); and whether every card passes the filters (no type, exclusion or predicate)
+    scan: tuple[tuple[int, tuple[tuple[str, bool], ...]], ...] = field(init=False, repr=False, compare=False)
+    accepts_all: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         attrs = tuple((z, ZONE_ATTRS[z]) for z in ZONE_ORDER if self.zones & z)
+        sides = (bool(self.alliance & Alliance.ALLY), bool(self.alliance & Alliance.ENEMY))
         object.__setattr__(self, "zone_attrs", attrs)
-        object.__setattr__(self, "sides", (bool(self.alliance & Alliance.ALLY), bool(self.alliance & Alliance.ENEMY)))
+        object.__setattr__(self, "sides", sides)
         object.__setattr__(self, "filters", tuple(PREDICATES[name] for name in self.predicates))
+        zones = tuple((attr, zone in CHARACTER_ZONES) for zone, attr in attrs)
+        object.__setattr__(self, "scan", tuple((enemy, zones) for enemy, wanted in enumerate(sides) if wanted))
+        object.__setattr__(self, "accepts_all", not (self.card_types or self.exclude or self.filters))
 
     def accepts(self, card: Card) -> bool:
         """Return whether the card passes the type, exclusion and predicate filters (zone aside)."""
@@ -88,17 +96,18 @@ def candidates(state: GameState, owner: int, mark: Mark, *, targeted: bool = Fal
     """
     out: list[Card] = []
     players = state.players
-    for enemy, wanted in enumerate(mark.sides):
-        if not wanted:
-            continue
-        player = players[1 - owner if enemy else owner]
-        for zone, attr in mark.zone_attrs:
+    accepts = None if mark.accepts_all else mark.accepts
+    for enemy, zones in mark.scan:
+        player = players[owner ^ enemy]  # the enemy of seat 0 is seat 1 and the other way round
+        hide_stealth = targeted and enemy
+        for attr, character_zone in zones:
+            skip_dying = living and character_zone
             for card in getattr(player, attr):
-                if living and card.health <= 0 and zone in CHARACTER_ZONES:
+                if skip_dying and card.health <= 0:
                     continue
-                if targeted and enemy and card.keywords & _STEALTH:
+                if hide_stealth and card.keywords & _STEALTH:
                     continue
-                if mark.accepts(card):
+                if accepts is None or accepts(card):
                     out.append(card)
     return out
 
@@ -120,8 +129,12 @@ def play_target_options(state: GameState, card: Card) -> list[Card | None]:
     spec = card.definition.target
     if spec is None:
         return [None]
-    found: list[Card | None] = list(play_targets(state, card))
-    return found if spec.required else [None, *found]
+    return target_options(spec, play_targets(state, card))
+
+
+def target_options(spec: Target, found: list[Card]) -> list[Card | None]:
+    """The legal declared targets of a card with target spec ``spec`` whose allowed candidates are ``found``."""
+    return list(found) if spec.required else [None, *found]
 
 
 def validate_play_target(game: Game, action: PlayCard) -> str | None:

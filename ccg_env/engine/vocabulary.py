@@ -118,3 +118,14 @@ class Selector(str, Enum):
     OWN_HERO = "own_hero"
     ENEMY_HERO = "enemy_hero"
     TRIGGER_CARD = "trigger_card"  # the card that caused the trigger (the attacker, the played minion...)
+
+
+# --- plain names for hot paths ------------------------------------------------------------------
+# On Python 3.11 reading an enum member through its class (``Zones.HAND``) costs about 100 ns: the enum
+# metaclass's ``__getattr__`` hook slows every class attribute lookup. The rules' hot paths use these
+# module-level names, which are the very same member objects.
+
+NO_ZONE, HERO_ZONE, WEAPON_ZONE, DECK_ZONE = Zones.NONE, Zones.HERO, Zones.WEAPON, Zones.DECK
+HAND_ZONE, BATTLEFIELD_ZONE = Zones.HAND, Zones.BATTLEFIELD
+SECRETS_ZONE, GRAVEYARD_ZONE = Zones.SECRETS, Zones.GRAVEYARD
+MINION, SPELL, WEAPON, SECRET = CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET

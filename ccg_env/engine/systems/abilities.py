@@ -11,14 +11,23 @@ from ..actions import (
 from ..events import EventBus, Phase
 from ..factory import new_card
 from ..targeting import candidates, still_targetable
-from ..vocabulary import EffectKind, Selector, Trigger, Zones
+from ..vocabulary import (
+    BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector, Trigger,
+)
 
 if TYPE_CHECKING:
     from ..cards import Ability
     from ..game import Game
-    from ..state import Card
+    from ..state import Card, GameState
 
-_SELF_ZONES = (Zones.HERO, Zones.BATTLEFIELD, Zones.WEAPON)
+# Trigger members as plain names (enum lookups through the class are slow on Python 3.11: see vocabulary)
+_BATTLECRY, _DEATHRATTLE, _CARD_PLAYED = Trigger.BATTLECRY, Trigger.DEATHRATTLE, Trigger.CARD_PLAYED
+_SPELL_CAST, _MINION_SUMMONED, _SELF_DAMAGED = Trigger.SPELL_CAST, Trigger.MINION_SUMMONED, Trigger.SELF_DAMAGED
+_TURN_START, _TURN_END = Trigger.TURN_START, Trigger.TURN_END
+_SECRET_HERO_ATTACKED, _SECRET_MINION_ATTACKED = Trigger.SECRET_HERO_ATTACKED, Trigger.SECRET_MINION_ATTACKED
+_SECRET_MINION_PLAYED, _SECRET_SPELL_CAST = Trigger.SECRET_MINION_PLAYED, Trigger.SECRET_SPELL_CAST
+_GAIN_MANA = EffectKind.GAIN_MANA
+_SELF_ZONES = (HERO_ZONE, BATTLEFIELD_ZONE, WEAPON_ZONE)
 BATTLECRY_PRIORITY = 1  # a minion's battlecry resolves before 'after you summon' triggers
 SECRET_PRIORITY = 2  # 'when attacked' secrets spring before other reactions to the attack
 AFTER_PRIORITY = -1  # 'after your opponent plays / casts' secrets wait for the card's own effects
@@ -43,6 +52,7 @@ def install(bus: EventBus) -> None:
 
 def _fire(game: Game, cards: Iterable[Card], trigger: Trigger, *, target: Card | None = None,
           trigger_card: Card | None = None, priority: int = 0, skip: Card | None = None) -> None:
+    """Queue a TriggerAbility for each ability of ``cards`` (but ``skip``) that fires on ``trigger``."""
     for card in cards:
         abilities = card.definition.triggers.get(trigger)
         if abilities and card is not skip:
@@ -56,58 +66,62 @@ def _fire_in_play(game: Game, player: int, trigger: Trigger, *, trigger_card: Ca
     """Fire ``trigger`` for the player's hero, weapon and minions (in that order), except ``skip``."""
     p = game.state.players[player]
     for zone in (p.hero_zone, p.weapon, p.battlefield):
-        if zone:
-            _fire(game, zone, trigger, trigger_card=trigger_card, skip=skip)
+        for card in zone:
+            abilities = card.definition.triggers.get(trigger)
+            if abilities and card is not skip:
+                for ability in abilities:
+                    game.add_reaction(TriggerAbility(card.owner, card, ability, None, trigger_card,
+                                                     order_of_play=card.order_of_play))
 
 
 def _card_played(game: Game, action: PlayCard) -> None:
-    _fire_in_play(game, action.player, Trigger.CARD_PLAYED, trigger_card=action.card, skip=action.card)
+    _fire_in_play(game, action.player, _CARD_PLAYED, trigger_card=action.card, skip=action.card)
 
 
 def _spell_cast(game: Game, action: CastSpell) -> None:
-    _fire_in_play(game, action.player, Trigger.SPELL_CAST, trigger_card=action.card)
+    _fire_in_play(game, action.player, _SPELL_CAST, trigger_card=action.card)
 
 
 def _spell_resolves(game: Game, action: CastSpell) -> None:
-    _fire(game, [action.card], Trigger.BATTLECRY, target=action.target)
+    _fire(game, [action.card], _BATTLECRY, target=action.target)
     enemy_secrets = game.state.players[1 - action.player].secrets
-    _fire(game, enemy_secrets, Trigger.SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
+    _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
 
 
 def _summoned(game: Game, action: Summon) -> None:
     card = action.card
     if action.played:
-        _fire(game, [card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+        _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
         enemy_secrets = game.state.players[1 - action.player].secrets
-        _fire(game, enemy_secrets, Trigger.SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
-    _fire_in_play(game, action.player, Trigger.MINION_SUMMONED, trigger_card=card, skip=card)
+        _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
+    _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
 
 
 def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
-    _fire(game, [action.card], Trigger.BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+    _fire(game, [action.card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
 
 
 def _damaged(game: Game, action: Damage) -> None:
     for hit in action.hits:
         if hit.amount > 0:
-            _fire(game, [hit.target], Trigger.SELF_DAMAGED, trigger_card=hit.source)
+            _fire(game, [hit.target], _SELF_DAMAGED, trigger_card=hit.source)
 
 
 def _turn_start(game: Game, action: TurnStart) -> None:
-    _fire_in_play(game, action.player, Trigger.TURN_START)
+    _fire_in_play(game, action.player, _TURN_START)
 
 
 def _turn_end(game: Game, action: TurnEnd) -> None:
-    _fire_in_play(game, action.player, Trigger.TURN_END)
+    _fire_in_play(game, action.player, _TURN_END)
 
 
 def _deathrattles(game: Game, action: Reap) -> None:
-    _fire(game, action.cards, Trigger.DEATHRATTLE)
+    _fire(game, action.cards, _DEATHRATTLE)
 
 
 def _attacked(game: Game, action: Attack) -> None:
     defender = action.defender
-    trigger = Trigger.SECRET_HERO_ATTACKED if defender.zone is Zones.HERO else Trigger.SECRET_MINION_ATTACKED
+    trigger = _SECRET_HERO_ATTACKED if defender.zone is HERO_ZONE else _SECRET_MINION_ATTACKED
     _fire(game, game.state.players[defender.owner].secrets, trigger, trigger_card=action.attacker,
           priority=SECRET_PRIORITY)
 
@@ -118,20 +132,20 @@ def _attacked(game: Game, action: Attack) -> None:
 def _resolve(game: Game, action: TriggerAbility) -> None:
     """Reveal a secret, pick the ability's targets now (or re-check the declared one) and queue its effect."""
     card, ability = action.card, action.ability
-    if card.zone is Zones.SECRETS:
+    if card.zone is SECRETS_ZONE:
         _reveal(game, card)
     targets = select_targets(game, action)
     if targets is None:
         action.fizzled = True
         return
-    if targets or ability.effect is EffectKind.GAIN_MANA:
+    if targets or ability.effect is _GAIN_MANA:
         game.add_reaction(EFFECTS[ability.effect](game, action, targets))
 
 
 def _reveal(game: Game, secret: Card) -> None:
     player = game.state.players[secret.owner]
     player.secrets.remove(secret)
-    secret.zone = Zones.GRAVEYARD
+    secret.zone = GRAVEYARD_ZONE
     player.graveyard.append(secret)
 
 
@@ -141,27 +155,36 @@ def select_targets(game: Game, action: TriggerAbility) -> list[Card] | None:
     'all' and 'random' are chosen at resolution among living characters (random picks are distinct and never
     a minion waiting for the reaper). 'chosen' was fixed when the card was played and is re-checked here.
     """
-    card, ability, state = action.card, action.ability, game.state
-    selector = ability.selector
-    if selector is Selector.CHOSEN:
-        target = action.target
-        if target is None:  # an optional target left empty
-            return []
-        spec = card.definition.target
-        return [target] if still_targetable(state, card.owner, spec.allowed, target) else None
-    if selector is Selector.ALL:
-        return candidates(state, card.owner, ability.mark)
-    if selector is Selector.RANDOM:
-        pool = [c for c in candidates(state, card.owner, ability.mark) if c is not card]
-        return state.rng.sample(pool, ability.count)
-    if selector is Selector.SELF:
-        return [card] if card.zone in _SELF_ZONES else []
-    if selector is Selector.OWN_HERO:
-        return [state.players[card.owner].hero]
-    if selector is Selector.ENEMY_HERO:
-        return [state.players[1 - card.owner].hero]
+    return _SELECTORS[action.ability.selector](game.state, action)
+
+
+def _chosen(state: GameState, action: TriggerAbility) -> list[Card] | None:
+    target, card = action.target, action.card
+    if target is None:  # an optional target left empty
+        return []
+    return [target] if still_targetable(state, card.owner, card.definition.target.allowed, target) else None
+
+
+def _random(state: GameState, action: TriggerAbility) -> list[Card]:
+    card, ability = action.card, action.ability
+    pool = [c for c in candidates(state, card.owner, ability.mark) if c is not card]
+    return state.rng.sample(pool, ability.count)
+
+
+def _trigger_card(state: GameState, action: TriggerAbility) -> list[Card]:
     trigger_card = action.trigger_card
     return [trigger_card] if trigger_card is not None and trigger_card.health > 0 else []
+
+
+_SELECTORS: dict[Selector, Callable[[GameState, TriggerAbility], list[Card] | None]] = {
+    Selector.CHOSEN: _chosen,
+    Selector.ALL: lambda state, action: candidates(state, action.card.owner, action.ability.mark),
+    Selector.RANDOM: _random,
+    Selector.SELF: lambda state, action: [action.card] if action.card.zone in _SELF_ZONES else [],
+    Selector.OWN_HERO: lambda state, action: [state.players[action.card.owner].hero],
+    Selector.ENEMY_HERO: lambda state, action: [state.players[1 - action.card.owner].hero],
+    Selector.TRIGGER_CARD: _trigger_card,
+}
 
 
 def _reaction(cls: type, action: TriggerAbility, *args) -> GameAction:
@@ -169,7 +192,7 @@ def _reaction(cls: type, action: TriggerAbility, *args) -> GameAction:
 
 
 def _new_cards(game: Game, action: TriggerAbility, owner: int) -> Card:
-    return new_card(game.state, game.cards.get_card(action.ability.card), owner, Zones.NONE)
+    return new_card(game.state, game.cards.get_card(action.ability.card), owner, NO_ZONE)
 
 
 def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameAction:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..actions import Attack, Damage, Hit
 from ..events import EventBus, Phase
 from ..targeting import attack_targets
-from ..vocabulary import CHARACTER_ZONES, Zones
+from ..vocabulary import BATTLEFIELD_ZONE, CHARACTER_ZONES
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -52,6 +52,6 @@ def _fight(game: Game, action: Attack) -> None:
         return
     attacker.attacks_made += 1
     hits = [Hit(attacker, defender, attacker.attack)]
-    if defender.zone is Zones.BATTLEFIELD:  # heroes do not strike back when attacked
+    if defender.zone is BATTLEFIELD_ZONE:  # heroes do not strike back when attacked
         hits.append(Hit(defender, attacker, defender.attack))
     game.add_reaction(Damage(action.player, hits, priority=1, order_of_play=attacker.order_of_play))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import GameAction, Reap
 from ..events import Event, EventBus, Phase
-from ..vocabulary import Zones
+from ..vocabulary import GRAVEYARD_ZONE
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -21,8 +21,13 @@ def install(bus: EventBus) -> None:
 def dying_minions(game: Game) -> list[Card]:
     """Minions on either battlefield at 0 or less health, in order of play."""
     dying = [c for p in game.state.players for c in p.battlefield if c.health <= 0]
-    dying.sort(key=lambda c: c.order_of_play)
+    if len(dying) > 1:
+        dying.sort(key=_order_of_play)
     return dying
+
+
+def _order_of_play(card: Card) -> int:
+    return card.order_of_play
 
 
 def _reaper(game: Game, root: GameAction) -> None:
@@ -36,5 +41,5 @@ def _reap(game: Game, action: Reap) -> None:
         player = game.state.players[card.owner]
         if card in player.battlefield:
             player.battlefield.remove(card)
-            card.zone = Zones.GRAVEYARD
+            card.zone = GRAVEYARD_ZONE
             player.graveyard.append(card)

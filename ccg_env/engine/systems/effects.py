@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Buff, Destroy, Freeze, GainArmor, GiveKeyword, Heal
 from ..events import EventBus, Phase
-from ..vocabulary import CHARACTER_ZONES, Zones
+from ..vocabulary import BATTLEFIELD_ZONE, CHARACTER_ZONES, WEAPON_ZONE
 from .weapons import retire_weapon
 
 if TYPE_CHECKING:
@@ -51,9 +51,9 @@ def _freeze(game: Game, action: Freeze) -> None:
 
 def _destroy(game: Game, action: Destroy) -> None:
     for card in action.targets:
-        if card.zone is Zones.BATTLEFIELD:
+        if card.zone is BATTLEFIELD_ZONE:
             card.health = min(card.health, 0)  # the reaper takes it after the root action
-        elif card.zone is Zones.WEAPON:
+        elif card.zone is WEAPON_ZONE:
             retire_weapon(game, card)
 
 

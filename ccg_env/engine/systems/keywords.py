@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Attack, Damage, Destroy, Freeze, Heal, TurnEnd
 from ..events import EventBus, Phase
-from ..vocabulary import Keyword, Zones
+from ..vocabulary import BATTLEFIELD_ZONE, Keyword
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -21,8 +21,7 @@ LIFESTEAL, POISONOUS, STEALTH, FREEZE = (int(Keyword.LIFESTEAL), int(Keyword.POI
 
 
 def install(bus: EventBus) -> None:
-    bus.on(Phase.VALIDATE, Attack, _summoning_sickness)
-    bus.on(Phase.VALIDATE, Attack, _attacks_per_turn)
+    bus.on(Phase.VALIDATE, Attack, _attacks_left)
     bus.on(Phase.PERFORM, Attack, _attacking_reveals_stealth)
     bus.on(Phase.PREPARE, Damage, _divine_shield)
     bus.on(Phase.PERFORM, Damage, _on_damage_dealt)
@@ -34,16 +33,14 @@ def attacks_allowed(card: Card) -> int:
     return 2 if card.keywords & WINDFURY else 1
 
 
-def _summoning_sickness(game: Game, action: Attack) -> str | None:
+def _attacks_left(game: Game, action: Attack) -> str | None:
+    """Charge and windfury: a minion summoned this turn has no attack unless it has charge; a character
+    has one attack per turn, two with windfury."""
     attacker = action.attacker
-    if attacker.sleeping and not attacker.keywords & CHARGE:
+    keywords = attacker.keywords
+    if attacker.sleeping and not keywords & CHARGE:
         return f"{attacker!r} was summoned this turn and has no charge"
-    return None
-
-
-def _attacks_per_turn(game: Game, action: Attack) -> str | None:
-    attacker = action.attacker
-    if attacker.attacks_made >= attacks_allowed(attacker):
+    if attacker.attacks_made >= (2 if keywords & WINDFURY else 1):
         return f"{attacker!r} has no attacks left this turn"
     return None
 
@@ -56,7 +53,7 @@ def _attacking_reveals_stealth(game: Game, action: Attack) -> None:
 def _divine_shield(game: Game, action: Damage) -> None:
     for hit in action.hits:
         target = hit.target
-        if hit.amount > 0 and target.keywords & DIVINE_SHIELD and target.zone is Zones.BATTLEFIELD:
+        if hit.amount > 0 and target.keywords & DIVINE_SHIELD and target.zone is BATTLEFIELD_ZONE:
             hit.amount = 0
             target.keywords &= ~DIVINE_SHIELD
 
@@ -70,7 +67,7 @@ def _on_damage_dealt(game: Game, action: Damage) -> None:
         if source.keywords & LIFESTEAL:
             hero = game.state.players[source.owner].hero
             game.add_reaction(Heal(source.owner, source, [hero], hit.amount, order_of_play=order))
-        if source.keywords & POISONOUS and hit.target.zone is Zones.BATTLEFIELD:
+        if source.keywords & POISONOUS and hit.target.zone is BATTLEFIELD_ZONE:
             game.add_reaction(Destroy(source.owner, source, [hit.target], order_of_play=order))
         if source.keywords & FREEZE:
             game.add_reaction(Freeze(source.owner, source, [hit.target], order_of_play=order))

@@ -8,7 +8,7 @@ from ..actions import AddToHand, ChangeTurn, DrawCards, GameOver, StartGame, Tur
 from ..events import EventBus, Phase
 from ..factory import new_card
 from ..state import Result
-from ..vocabulary import Zones
+from ..vocabulary import NO_ZONE
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -29,7 +29,7 @@ def _start_game(game: Game, action: StartGame) -> None:
     game.add_reaction(DrawCards(0, rules.opening_hand_first))
     game.add_reaction(DrawCards(1, rules.opening_hand_second))
     if rules.coin_for_second and COIN_ID in game.cards:
-        coin = new_card(game.state, game.cards[COIN_ID], 1, Zones.NONE)
+        coin = new_card(game.state, game.cards[COIN_ID], 1, NO_ZONE)
         game.add_reaction(AddToHand(1, coin, order_of_play=1))
     game.add_reaction(TurnStart(0, order_of_play=2))
 

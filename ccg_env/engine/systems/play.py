@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..actions import CastSpell, EquipWeapon, PlaceSecret, PlayCard, Summon
 from ..events import EventBus, Phase
 from ..targeting import validate_play_target
-from ..vocabulary import CardType, Zones
+from ..vocabulary import GRAVEYARD_ZONE, HAND_ZONE, MINION, NO_ZONE, SECRET, SPELL, WEAPON
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -27,7 +27,7 @@ def _validate_in_hand(game: Game, action: PlayCard) -> str | None:
     if action.player != state.current:
         return f"player {action.player} cannot play on player {state.current}'s turn"
     card = action.card
-    if card.zone is not Zones.HAND or card.owner != action.player:
+    if card.zone is not HAND_ZONE or card.owner != action.player:
         return f"{card!r} is not in player {action.player}'s hand"
     return None
 
@@ -35,25 +35,25 @@ def _validate_in_hand(game: Game, action: PlayCard) -> str | None:
 def _leave_hand(game: Game, action: PlayCard) -> None:
     card = action.card
     game.state.players[action.player].hand.remove(card)
-    card.zone = Zones.NONE
+    card.zone = NO_ZONE
     card.order_of_play = game.state.new_order()
     card_type = card.definition.card_type
     # A played minion takes the board slot its play was validated against before 'whenever you play a card'
     # triggers run: a trigger that summons (Illidan Stormrage) must not fill that slot and strand the card.
-    priority = MINION_ENTERS_PRIORITY if card_type is CardType.MINION else 0
+    priority = MINION_ENTERS_PRIORITY if card_type is MINION else 0
     game.add_reaction(_FOLLOW_UPS[card_type](action.player, card, action.target, priority=priority,
                                              order_of_play=card.order_of_play))
 
 
 _FOLLOW_UPS = {
-    CardType.MINION: lambda player, card, target, **kw: Summon(player, card, True, target, **kw),
-    CardType.SPELL: CastSpell,
-    CardType.SECRET: lambda player, card, target, **kw: PlaceSecret(player, card, **kw),
-    CardType.WEAPON: EquipWeapon,
+    MINION: lambda player, card, target, **kw: Summon(player, card, True, target, **kw),
+    SPELL: CastSpell,
+    SECRET: lambda player, card, target, **kw: PlaceSecret(player, card, **kw),
+    WEAPON: EquipWeapon,
 }
 
 
 def _spell_to_graveyard(game: Game, action: CastSpell) -> None:
     card = action.card
-    card.zone = Zones.GRAVEYARD
+    card.zone = GRAVEYARD_ZONE
     game.state.players[card.owner].graveyard.append(card)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import AddToHand, Damage, DrawCards, Fatigue, Hit, Overdraw, TurnStart
 from ..events import EventBus, Phase
-from ..vocabulary import Zones
+from ..vocabulary import GRAVEYARD_ZONE, HAND_ZONE
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -42,7 +42,7 @@ def _draw(game: Game, action: DrawCards) -> None:
         game.add_reaction(Overdraw(action.player, overdraw))
     for _ in range(drawn):
         card = player.deck.pop().copy()  # deck cards are shared with clones: copy before changing
-        card.zone = Zones.HAND
+        card.zone = HAND_ZONE
         player.hand.append(card)
         action.drawn.append(card)
 
@@ -51,7 +51,7 @@ def _overdraw(game: Game, action: Overdraw) -> None:
     player = game.state.players[action.player]
     for _ in range(min(action.amount, len(player.deck))):
         card = player.deck.pop().copy()
-        card.zone = Zones.GRAVEYARD
+        card.zone = GRAVEYARD_ZONE
         player.graveyard.append(card)
         action.drawn.append(card)
 
@@ -66,8 +66,8 @@ def _add_to_hand(game: Game, action: AddToHand) -> None:
     player = game.state.players[action.player]
     card = action.card
     if len(player.hand) < game.state.rules.max_hand:
-        card.zone = Zones.HAND
+        card.zone = HAND_ZONE
         player.hand.append(card)
     else:
-        card.zone = Zones.GRAVEYARD
+        card.zone = GRAVEYARD_ZONE
         player.graveyard.append(card)

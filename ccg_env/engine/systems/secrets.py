@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PlaceSecret, PlayCard
 from ..events import EventBus, Phase
-from ..vocabulary import CardType, Zones
+from ..vocabulary import SECRET, SECRETS_ZONE
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -19,7 +19,7 @@ def install(bus: EventBus) -> None:
 
 def _validate_secret(game: Game, action: PlayCard) -> str | None:
     card = action.card
-    if card.definition.card_type is not CardType.SECRET:
+    if card.definition.card_type is not SECRET:
         return None
     secrets = game.state.players[action.player].secrets
     if len(secrets) >= game.state.rules.max_secrets:
@@ -30,5 +30,5 @@ def _validate_secret(game: Game, action: PlayCard) -> str | None:
 
 
 def _place(game: Game, action: PlaceSecret) -> None:
-    action.card.zone = Zones.SECRETS
+    action.card.zone = SECRETS_ZONE
     game.state.players[action.player].secrets.append(action.card)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PlayCard, Summon
 from ..events import EventBus, Phase
-from ..vocabulary import CardType, Keyword, Zones
+from ..vocabulary import BATTLEFIELD_ZONE, MINION, Keyword
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -20,23 +20,24 @@ def install(bus: EventBus) -> None:
     bus.on(Phase.PERFORM, Summon, _enter_battlefield)
 
 
-def _board_full(game: Game, player: int) -> bool:
-    return len(game.state.players[player].battlefield) >= game.state.rules.max_battlefield
-
-
 def _validate_board_space_for_play(game: Game, action: PlayCard) -> str | None:
-    if action.card.definition.card_type is CardType.MINION and _board_full(game, action.player):
-        return f"player {action.player}'s battlefield is full"
+    if action.card.definition.card_type is MINION:
+        state = game.state
+        if len(state.players[action.player].battlefield) >= state.rules.max_battlefield:
+            return f"player {action.player}'s battlefield is full"
     return None
 
 
 def _validate_board_space(game: Game, action: Summon) -> str | None:
-    return f"player {action.player}'s battlefield is full" if _board_full(game, action.player) else None
+    state = game.state
+    if len(state.players[action.player].battlefield) >= state.rules.max_battlefield:
+        return f"player {action.player}'s battlefield is full"
+    return None
 
 
 def _enter_battlefield(game: Game, action: Summon) -> None:
     card = action.card
-    card.zone = Zones.BATTLEFIELD
+    card.zone = BATTLEFIELD_ZONE
     card.owner = action.player
     card.sleeping = not card.keywords & _CHARGE
     if not action.played:

@@ -19,6 +19,9 @@ def install(bus: EventBus) -> None:
 
 def _check_heroes(game: Game, root: GameAction) -> None:
     state = game.state
+    first, second = state.players
+    if first.hero.health > 0 and second.hero.health > 0:
+        return
     if state.result is not None or game.reactions_pending():
         return  # let the reaper finish first: deathrattles may still kill the other hero
     dead = [p.index for p in state.players if p.hero.health <= 0]

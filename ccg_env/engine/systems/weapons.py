@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Attack, Destroy, EquipWeapon
 from ..events import EventBus, Phase
-from ..vocabulary import Keyword, Zones
+from ..vocabulary import GRAVEYARD_ZONE, HERO_ZONE, WEAPON_ZONE, Keyword
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -27,7 +27,7 @@ def _equip(game: Game, action: EquipWeapon) -> None:
     for old in player.weapon:
         retire_weapon(game, old)
     card = action.card
-    card.zone = Zones.WEAPON
+    card.zone = WEAPON_ZONE
     card.owner = action.player
     if not card.order_of_play:
         card.order_of_play = game.state.new_order()
@@ -41,7 +41,7 @@ def retire_weapon(game: Game, weapon: Card) -> None:
     player = game.state.players[weapon.owner]
     if weapon in player.weapon:
         player.weapon.remove(weapon)
-        weapon.zone = Zones.GRAVEYARD
+        weapon.zone = GRAVEYARD_ZONE
         player.graveyard.append(weapon)
         player.hero.attack = 0
         player.hero.keywords &= ~(weapon.keywords & WEAPON_KEYWORDS)
@@ -49,7 +49,7 @@ def retire_weapon(game: Game, weapon: Card) -> None:
 
 def _spend_durability(game: Game, action: Attack) -> None:
     attacker = action.attacker
-    if attacker.zone is not Zones.HERO or action.cancelled:
+    if attacker.zone is not HERO_ZONE or action.cancelled:
         return
     for weapon in game.state.players[attacker.owner].weapon:
         weapon.durability -= 1
