@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import GameAction
+from .actions import Attack, GameAction, PlayCard
 from .errors import EngineBusyError, GameOverError
 from .events import Event
 from .log import LogEntry
@@ -30,7 +30,7 @@ class ActionSystem:
     action, the death-reaper event is posted again and again while it produces reactions.
     """
 
-    __slots__ = ("game", "_open", "active", "_bus", "_plans")
+    __slots__ = ("game", "_open", "active", "_bus", "_plans", "play_probe", "attack_probe")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -39,6 +39,8 @@ class ActionSystem:
         self.active = False
         self._bus = game.bus
         self._plans = game.bus.plans  # the bus clears this dict in place on registration: holding it stays current
+        #: actions that legal-move generation points at each possible source to ask the validators (never performed)
+        self.play_probe, self.attack_probe = PlayCard(0), Attack(0)
 
     def perform(self, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action and everything it sets off. Refuses to start while another one runs.

@@ -71,7 +71,8 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     out = [END_TURN]
     moves: dict[Choice, Move] = {END_TURN: _NO_CARDS}
     validators = game.bus.tables[_VALIDATE]
-    play_probe = PlayCard(me)  # one probe per kind, re-pointed at each source: validators only read it
+    play_probe = game.actions.play_probe  # one probe per kind, re-pointed at each source: validators only read it
+    play_probe.player = me
     play_validators = validators.get(PlayCard, ())
     mana = player.mana
     found_for_mark: dict[int, list[Card]] = {}
@@ -96,7 +97,8 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
                 choice = _tuple_new(Choice, (_PLAY, card.uid, None if target is None else target.uid))
                 out.append(choice)
                 moves[choice] = (card, target)
-    attack_probe = Attack(me)
+    attack_probe = game.actions.attack_probe
+    attack_probe.player = me
     attack_validators = validators.get(Attack, ())
     defenders: list[Card] | None = None
     for attacker in (*player.hero_zone, *player.battlefield):

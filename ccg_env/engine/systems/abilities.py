@@ -85,15 +85,18 @@ def _spell_cast(game: Game, action: CastSpell) -> None:
 def _spell_resolves(game: Game, action: CastSpell) -> None:
     _fire(game, [action.card], _BATTLECRY, target=action.target)
     enemy_secrets = game.state.players[1 - action.player].secrets
-    _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
+    if enemy_secrets:
+        _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
 
 
 def _summoned(game: Game, action: Summon) -> None:
     card = action.card
     if action.played:
-        _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+        if _BATTLECRY in card.definition.triggers:  # the membership test saves most calls: a hot path
+            _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
         enemy_secrets = game.state.players[1 - action.player].secrets
-        _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
+        if enemy_secrets:
+            _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
     _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
 
 
@@ -103,7 +106,7 @@ def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
 
 def _damaged(game: Game, action: Damage) -> None:
     for hit in action.hits:
-        if hit.amount > 0:
+        if hit.amount > 0 and _SELF_DAMAGED in hit.target.definition.triggers:
             _fire(game, [hit.target], _SELF_DAMAGED, trigger_card=hit.source)
 
 
@@ -121,9 +124,10 @@ def _deathrattles(game: Game, action: Reap) -> None:
 
 def _attacked(game: Game, action: Attack) -> None:
     defender = action.defender
-    trigger = _SECRET_HERO_ATTACKED if defender.zone is HERO_ZONE else _SECRET_MINION_ATTACKED
-    _fire(game, game.state.players[defender.owner].secrets, trigger, trigger_card=action.attacker,
-          priority=SECRET_PRIORITY)
+    secrets = game.state.players[defender.owner].secrets
+    if secrets:
+        trigger = _SECRET_HERO_ATTACKED if defender.zone is HERO_ZONE else _SECRET_MINION_ATTACKED
+        _fire(game, secrets, trigger, trigger_card=action.attacker, priority=SECRET_PRIORITY)
 
 
 # --- what abilities do -------------------------------------------------------------------------

@@ -41,13 +41,10 @@ def _validate_defender(game: Game, action: Attack) -> str | None:
     return f"{action.defender!r} cannot be attacked by {action.attacker!r} (enemy characters only; taunt first)"
 
 
-def _alive_in_play(card: Card) -> bool:
-    return card.health > 0 and card.zone in CHARACTER_ZONES
-
-
 def _fight(game: Game, action: Attack) -> None:
     attacker, defender = action.attacker, action.defender
-    if not (_alive_in_play(attacker) and _alive_in_play(defender)):
+    if not (attacker.health > 0 and attacker.zone in CHARACTER_ZONES
+            and defender.health > 0 and defender.zone in CHARACTER_ZONES):
         action.cancel()  # a secret or trigger in the prepare phase removed a combatant: no damage
         return
     attacker.attacks_made += 1

@@ -37,19 +37,19 @@ def _leave_hand(game: Game, action: PlayCard) -> None:
     game.state.players[action.player].hand.remove(card)
     card.zone = NO_ZONE
     card.order_of_play = game.state.new_order()
-    card_type = card.definition.card_type
-    # A played minion takes the board slot its play was validated against before 'whenever you play a card'
-    # triggers run: a trigger that summons (Illidan Stormrage) must not fill that slot and strand the card.
-    priority = MINION_ENTERS_PRIORITY if card_type is MINION else 0
-    game.add_reaction(_FOLLOW_UPS[card_type](action.player, card, action.target, priority=priority,
-                                             order_of_play=card.order_of_play))
+    game.add_reaction(_FOLLOW_UPS[card.definition.card_type](action.player, card, action.target,
+                                                             card.order_of_play))
 
 
+#: What a played card becomes, by type: (player, card, declared target, order of play) -> the next action.
+#: A played minion takes the board slot its play was validated against before 'whenever you play a card'
+#: triggers run (MINION_ENTERS_PRIORITY): a trigger that summons (Illidan Stormrage) must not fill that slot.
 _FOLLOW_UPS = {
-    MINION: lambda player, card, target, **kw: Summon(player, card, True, target, **kw),
-    SPELL: CastSpell,
-    SECRET: lambda player, card, target, **kw: PlaceSecret(player, card, **kw),
-    WEAPON: EquipWeapon,
+    MINION: lambda player, card, target, order: Summon(player, card, True, target, priority=MINION_ENTERS_PRIORITY,
+                                                       order_of_play=order),
+    SPELL: lambda player, card, target, order: CastSpell(player, card, target, order_of_play=order),
+    SECRET: lambda player, card, target, order: PlaceSecret(player, card, order_of_play=order),
+    WEAPON: lambda player, card, target, order: EquipWeapon(player, card, target, order_of_play=order),
 }
 
 
