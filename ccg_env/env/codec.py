@@ -112,30 +112,32 @@ class ActionCodec:
 
     def __init__(self, layout: ActionLayout) -> None:
         self.layout = layout
+        b = layout.max_battlefield
+        #: the layout's numbers as plain attributes for encode_all (its properties are function calls):
+        #: ids per hand slot, defenders per attacker, the enemy hero's and first enemy minion's target slots,
+        #: and the id of attacker slot s at defender slot d minus s * attack width + target slot of d
+        self._play_width, self._attack_width = layout.target_slots, layout.attack_slots
+        self._enemy_hero_slot, self._enemy_minions_from = b + 2, b + 3
+        self._attack_base = layout.attack_offset - layout.attack_slots - (b + 2)
 
-    def _target_slots(self, game: Game) -> dict[int, int]:
-        """uid -> target slot for every character that can be a play target."""
+    def _target_slots(self, game: Game) -> dict[int | None, int]:
+        """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
         state = game.state
         me, enemy = state.players[state.current], state.players[1 - state.current]
-        b = self.layout.max_battlefield
-        slots = {me.hero.uid: 1, enemy.hero.uid: b + 2}
-        for i, card in enumerate(me.battlefield):
-            slots[card.uid] = 2 + i
-        for i, card in enumerate(enemy.battlefield):
-            slots[card.uid] = b + 3 + i
+        slots: dict[int | None, int] = {None: 0, me.hero_zone[0].uid: 1, enemy.hero_zone[0].uid: self._enemy_hero_slot}
+        for i, card in enumerate(me.battlefield, 2):
+            slots[card.uid] = i
+        for i, card in enumerate(enemy.battlefield, self._enemy_minions_from):
+            slots[card.uid] = i
         return slots
 
     def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
         """Encode many choices of the current position at once."""
-        state = game.state
-        me, enemy = state.players[state.current], state.players[1 - state.current]
-        layout = self.layout
-        b, width = layout.max_battlefield, layout.attack_slots
-        play = {card.uid: 1 + i * layout.target_slots for i, card in enumerate(me.hand)}
+        hand = game.state.players[game.state.current].hand
+        play = {card.uid: 1 + i for i, card in zip(range(0, len(hand) * self._play_width, self._play_width), hand)}
         slot = self._target_slots(game)  # own hero 1, own minions 2.., enemy hero b + 2, enemy minions b + 3..
-        slot[None] = 0
-        attack_base = layout.attack_offset - width - (b + 2)  # attacker slot s, defender slot d: base + s*width + d
-        out = []
+        width, attack_base = self._attack_width, self._attack_base  # attacker slot s at defender slot d:
+        out = []  # attack_base + s * width + d, with s and d the attacker's and defender's target slots
         append = out.append
         for kind, source, target in choices:
             if kind is _PLAY:
