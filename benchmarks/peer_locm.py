@@ -1,17 +1,24 @@
-"""Benchmark: random-play steps/s of gym-locm (Legends of Code and Magic) beside ours, in one run, as a ratio.
+"""Benchmark: random-play steps/s of gym-locm (Legends of Code and Magic) beside ours, interleaved, as ratios.
 
 gym-locm runs in its own virtual environment (``/tmp/locm-venv``, set up here from the recipe in
 ``../shared/peers/README.md`` if missing) as a separate process with its own interpreter: its two-player
 battle env ``LOCM-battle-2p-v0`` plays uniformly random legal actions (from ``env.action_masks()``) for both
-seats, resets included. The like-for-like figure on our side is the raw PettingZoo AEC env playing both seats
-the same way (one step = one decision with its observation and mask, resets included); the single-agent
-Gymnasium env and the batched env (N=64) are shown too, where one step is a learner decision plus the random
-opponent's replies. The two sides run one after the other, never at the same time. Medians of repeats.
+seats, resets included. Our side: the bare engine (decisions/s of random play through ``legal_actions`` and
+``apply``), the raw PettingZoo AEC env playing both seats the same way (one step = one decision with its
+observation and mask; the like-for-like figure), the single-agent Gymnasium env and the batched env (N=64),
+where one step is a learner decision plus the random opponent's replies. Picking the random action is inside
+the clock on both sides, as in gym-locm's loop.
+
+The machines are shared and their speed drifts by a factor of two or three over a day, so each repeat runs
+gym-locm and then each of ours for the same number of seconds, and the figures that matter are the ratios
+within a repeat (their median is printed). The last column rescales our figures to a machine on which
+gym-locm makes 2,200 steps/s, the speed ``../shared/peers/README.md`` reports for these machines and against
+which the issues' budgets were set: ``ours * 2200 / gym-locm`` from the same repeat.
 
 If the venv cannot be set up (no network to the package registry, no Python 3.11 venv module...), the script
 prints why and exits with status 0 after measuring our side only.
 
-Run: ``python benchmarks/peer_locm.py [--seconds 5] [--repeats 3] [--venv /tmp/locm-venv]``
+Run: ``python benchmarks/peer_locm.py [--seconds 5] [--repeats 5] [--venv /tmp/locm-venv]``
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.bench import random_play
 from ccg_env.env.aec import raw_env
 from ccg_env.env.gym_env import CcgDuelEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -39,10 +47,10 @@ LOCM_BENCH = """
 import json, random, statistics, sys, time, warnings
 warnings.filterwarnings("ignore")
 import gymnasium as gym, gym_locm, numpy as np
-seconds, repeats = float(sys.argv[1]), int(sys.argv[2])
+seconds, seed = float(sys.argv[1]), int(sys.argv[2])
 env = gym.make("LOCM-battle-2p-v0").unwrapped
 rates, lengths = [], []
-for repeat in range(repeats):
+for repeat in (seed,):
     rng = random.Random(repeat)
     env.reset(seed=repeat)
     steps = games = 0
@@ -93,10 +101,16 @@ def _runs(command: list[str]) -> bool:
     return subprocess.run(command, capture_output=True, timeout=600).returncode == 0
 
 
-def measure_locm(venv: Path, seconds: float, repeats: int) -> dict[str, float]:
-    out = subprocess.run([str(venv / "bin" / "python"), "-c", LOCM_BENCH, str(seconds), str(repeats)],
+def measure_locm(venv: Path, seconds: float, seed: int) -> dict[str, float]:
+    """One repeat of gym-locm's random play, in its own interpreter."""
+    out = subprocess.run([str(venv / "bin" / "python"), "-c", LOCM_BENCH, str(seconds), str(seed)],
                          capture_output=True, text=True, check=True, timeout=600).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def engine_rate(seconds: float, seed: int) -> float:
+    """The bare engine: decisions per second of seeded random play, resets included."""
+    return random_play(seconds, 1000 * seed)[0]
 
 
 def aec_rate(seconds: float, seed: int) -> float:
@@ -144,27 +158,57 @@ def batched_rate(seconds: float, seed: int, num_envs: int = 64) -> float:
     return steps / (time.perf_counter() - start)
 
 
+OURS = {"ccg_env engine, random play (decisions)": engine_rate,
+        "ccg_env raw AEC env, both seats random": aec_rate,
+        "ccg_env CcgDuelEnv vs random (learner steps)": gym_rate,
+        "ccg_env batched env N=64 (learner steps)": batched_rate}
+REFERENCE_LOCM = 2200.0  # gym-locm's steps/s on these machines per ../shared/peers/README.md
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="duration of one repeat")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=_positive, default=5.0, help="duration of each measurement in a repeat")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats, each measuring gym-locm then ours")
     parser.add_argument("--venv", type=Path, default=Path("/tmp/locm-venv"))
     args = parser.parse_args()
-    ours = {name: statistics.median(run(args.seconds, seed) for seed in range(args.repeats))
-            for name, run in (("ccg_env raw AEC env, both seats random", aec_rate),
-                              ("ccg_env CcgDuelEnv vs random (learner steps)", gym_rate),
-                              ("ccg_env batched env N=64 (learner steps)", batched_rate))}
     problem = ensure_locm(args.venv)
-    locm = None if problem else measure_locm(args.venv, args.seconds, args.repeats)
-    print(f"random play, resets included, median of {args.repeats} x {args.seconds:g} s")
+    locm: list[float] = []
+    ours: dict[str, list[float]] = {name: [] for name in OURS}
+    for seed in range(args.repeats):
+        if not problem:
+            locm.append(measure_locm(args.venv, args.seconds, seed)["steps_per_s"])
+        for name, run in OURS.items():
+            ours[name].append(run(args.seconds, seed))
+        print(f"repeat {seed + 1}/{args.repeats} done" + (f" (gym-locm {locm[-1]:,.0f} steps/s)" if locm else ""),
+              flush=True)
+    _report(args, locm, ours, problem)
+
+
+def _report(args: argparse.Namespace, locm: list[float], ours: dict[str, list[float]], problem: str | None) -> None:
+    print(f"\nrandom play, resets included; medians of {args.repeats} interleaved repeats x {args.seconds:g} s")
+    header = f"  {'':<48}{'per s':>10}{'min':>9}{'max':>9}"
+    print(header + (f"{'x gym-locm':>12}{'at locm=2,200':>15}" if locm else ""))
     if locm:
-        print(f"  {'gym-locm LOCM-battle-2p-v0, both seats random':<48}{locm['steps_per_s']:>10,.0f} steps/s "
-              f"({locm['steps_per_game']:.0f} steps per game)")
-    for name, rate in ours.items():
-        ratio = f"   x{rate / locm['steps_per_s']:.1f} gym-locm" if locm else ""
-        print(f"  {name:<48}{rate:>10,.0f} steps/s{ratio}")
+        print(f"  {'gym-locm LOCM-battle-2p-v0, both seats random':<48}{_row(locm)}")
+    for name, rates in ours.items():
+        line = f"  {name:<48}{_row(rates)}"
+        if locm:
+            ratios = [rate / peer for rate, peer in zip(rates, locm)]
+            line += f"{statistics.median(ratios):>12.1f}{statistics.median(ratios) * REFERENCE_LOCM:>15,.0f}"
+        print(line)
     if problem:
         print(f"SKIPPED gym-locm: {problem}")
+
+
+def _row(values: list[float]) -> str:
+    return f"{statistics.median(values):>10,.0f}{min(values):>9,.0f}{max(values):>9,.0f}"
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
 
 
 if __name__ == "__main__":
