@@ -98,10 +98,20 @@ def _parse_value(text: str) -> Any:
 
 
 def build_agent(spec: Any) -> Agent:
-    """An agent from a spec string (see :func:`parse_agent_spec`) or an agent object / callable."""
+    """An agent from a spec string (see :func:`parse_agent_spec`) or an agent object / callable.
+
+    Raises:
+        ValueError: the spec names an unknown agent or options the agent does not accept (the message
+            names the spec and the option; construction errors of the agent are reported the same way).
+    """
     if isinstance(spec, str):
         name, kwargs = parse_agent_spec(spec)
-        agent = make_agent(name, **kwargs)
+        try:
+            agent = make_agent(name, **kwargs)
+        except (TypeError, ValueError) as error:
+            if not kwargs and isinstance(error, ValueError):
+                raise  # the message already names the agent, and the spec is just that name
+            raise ValueError(f"agent spec {spec!r}: {error}") from error
         if kwargs:
             agent.name = spec
         return agent

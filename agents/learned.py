@@ -2,6 +2,13 @@
 
 torch and sb3-contrib are imported only when the model is first used, so listing or pickling the agent (for
 arena worker processes) stays cheap; each process loads the file once.
+
+Observation scale: a model trained on normalized observations (``normalize_observations=True``) saw each
+raw value multiplied by ``ObservationEncoder(rules, cards).scale``. The agent receives raw observations and
+applies the scale of the game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the
+packaged rules when no view is given) and the card set from the ``cards`` option (the packaged cards by
+default). The model file does not record the rules it was trained under, so a model must play under those
+rules; a card set whose size does not match the observation is refused with an error naming ``cards=``.
 """
 
 from __future__ import annotations
@@ -23,10 +30,15 @@ class LearnedAgent:
             (bounds within ``[0, 1]`` mean it was trained on normalized observations).
         device: torch device for the policy.
         name: display name (default: ``learned:<file stem>``).
+        cards: the card set of the games played (a ``CardSet``, a YAML path or a list of paths, as the env's
+            ``cards`` option; default: the packaged cards), used with the game's rules for the scale.
     """
 
+    #: Shown by the agent registry when ``learned`` is asked for without ``path=``.
+    spec_example = "learned:path=models/ppo_vs_heuristic.zip"
+
     def __init__(self, path: str | Path, deterministic: bool = True, normalize: bool | None = None,
-                 device: str = "cpu", name: str | None = None) -> None:
+                 device: str = "cpu", name: str | None = None, cards: Any = None) -> None:
         self.path = Path(path)
         if not self.path.exists() and self.path.with_suffix(".zip").exists():
             self.path = self.path.with_suffix(".zip")
@@ -35,9 +47,11 @@ class LearnedAgent:
         self.name = name or f"learned:{self.path.stem}"
         self.deterministic = deterministic
         self.normalize = normalize
+        self.cards = cards
         self.device = device
         self._model: Any = None
-        self._scale: np.ndarray | None = None
+        self._seed: int | None = None
+        self._scales: dict[Any, np.ndarray] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -54,7 +68,8 @@ class LearnedAgent:
         self._model = MaskablePPO.load(str(self.path), device=self.device)
         if self.normalize is None:
             self.normalize = bool(np.all(np.asarray(self._model.observation_space.high) <= 1.0))
-        self._scale = _default_scale() if self.normalize else None
+        if self._seed is not None:  # loading reseeds with the training seed: the reset() seed comes after
+            self._model.set_random_seed(self._seed)
         return self._model
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
@@ -65,21 +80,39 @@ class LearnedAgent:
         if obs.shape != expected:
             raise ValueError(f"LearnedAgent {self.name!r}: observation shape {obs.shape} does not match the "
                              f"model's {expected} (trained with other rules or cards?)")
-        if self._scale is not None:
-            obs = obs * self._scale
+        if self.normalize:
+            obs = obs * self._scale(view.rules if view is not None else None, obs.size)
         action, _ = model.predict(obs, action_masks=np.asarray(action_mask, dtype=bool),
                                   deterministic=self.deterministic)
         return int(action)
 
     def reset(self, seed: int | None = None) -> None:
-        """Seed torch's sampling when the policy samples; a deterministic policy keeps no state."""
-        if seed is not None and not self.deterministic and self._model is not None:
+        """Seed the sampling of a non-deterministic policy (a deterministic one keeps no state).
+
+        The seed is kept and applied once the model is loaded, so a lazily loaded model samples the same
+        actions as one loaded before the reset. SB3 seeds the global ``random``, numpy and torch generators.
+        """
+        if self.deterministic:
+            return
+        self._seed = seed
+        if seed is not None and self._model is not None:
             self._model.set_random_seed(seed)
 
+    def _scale(self, rules: Any, size: int) -> np.ndarray:
+        """The observation scale of ``rules`` (None: the packaged rules) and the agent's card set."""
+        scale = self._scales.get(rules)
+        if scale is None:
+            scale = self._scales[rules] = observation_scale(rules, self.cards)
+        if scale.size != size:
+            raise ValueError(f"LearnedAgent {self.name!r}: the observation has {size} entries but the rules and "
+                             f"card set the agent scales with give {scale.size}; pass the game's card set as "
+                             f"cards= (got {self.cards!r})")
+        return scale
 
-def _default_scale() -> np.ndarray:
-    """The observation encoder's ``scale`` for the packaged rules and cards (what normalized envs multiply by)."""
-    from ccg_env.engine import Rules, default_cards
+
+def observation_scale(rules: Any = None, cards: Any = None) -> np.ndarray:
+    """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged."""
+    from ccg_env.env.aec import resolve_cards, resolve_rules
     from ccg_env.env.observation import ObservationEncoder
 
-    return ObservationEncoder(Rules.load(), default_cards()).scale
+    return ObservationEncoder(resolve_rules(rules), resolve_cards(cards)).scale

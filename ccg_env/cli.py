@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -34,6 +35,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, got {text!r}")
+    return value
+
+
 def _command(commands: argparse._SubParsersAction, name: str, help_text: str) -> argparse.ArgumentParser:
     return commands.add_parser(name, help=help_text.replace("%", "%%"), description=help_text,
                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -45,10 +68,10 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--agents", nargs="+", default=list(DEFAULT_ARENA_AGENTS), metavar="SPEC",
                        help="agents to compare: registered names (random, heuristic, search, learned) or "
                             "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.zip")
-    arena.add_argument("--games", type=int, default=DEFAULT_ARENA_GAMES,
+    arena.add_argument("--games", type=positive_int, default=DEFAULT_ARENA_GAMES,
                        help="games per pair of agents (seats alternate, so use an even number)")
     arena.add_argument("--seed", type=int, default=0, help="first game seed (game k of a pair uses seed + k//2)")
-    arena.add_argument("--workers", type=int, default=2, help="worker processes (1 = play in this process)")
+    arena.add_argument("--workers", type=positive_int, default=2, help="worker processes (1 = play in this process)")
     arena.add_argument("--out-dir", default="arena_results",
                        help="folder for results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -70,15 +93,18 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
                        help="training config: a configs/train/<name>.yaml path or a packaged config name")
     train.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                        help="override one config key (repeatable), e.g. --set total_timesteps=4096")
+    train.add_argument("--no-progress", action="store_true",
+                       help="hide the progress bar (same as --set progress=false; shown by default on a terminal)")
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench = _command(commands, "bench", "Benchmarks: engine decisions/s, clone cost, agents' time per decision.")
-    bench.add_argument("--seconds", type=float, default=2.0, help="duration of one engine random-play repeat")
-    bench.add_argument("--repeats", type=int, default=3, help="repeats of the engine figures (median shown)")
+    bench.add_argument("--seconds", type=positive_seconds, default=2.0,
+                       help="duration of one engine random-play repeat")
+    bench.add_argument("--repeats", type=positive_int, default=3, help="repeats of the engine figures (median shown)")
     bench.add_argument("--agents", nargs="+", default=["random", "heuristic", "search"], metavar="SPEC",
                        help="agents whose time per decision is measured (against the heuristic)")
-    bench.add_argument("--games", type=int, default=4, help="games played per measured agent")
+    bench.add_argument("--games", type=positive_int, default=4, help="games played per measured agent")
 
 
 def _add_replay(commands: argparse._SubParsersAction) -> None:
@@ -94,8 +120,8 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
 def run_arena(args: argparse.Namespace) -> int:
     from agents.arena import run_tournament
 
-    if args.games < 1 or args.workers < 1:
-        raise ValueError(f"--games and --workers must be at least 1, got {args.games} and {args.workers}")
+    if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
+        raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     result = run_tournament(args.agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress)
     print(result.table())
@@ -108,6 +134,8 @@ def run_play(args: argparse.Namespace) -> int:
     from agents.arena import build_agent
     from agents.human import HumanAgent
 
+    if args.save and not Path(args.save).resolve().parent.is_dir():
+        raise ValueError(f"--save {args.save!r}: no folder {str(Path(args.save).parent)!r} to write the replay in")
     human = HumanAgent()
     opponent = build_agent(args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
@@ -199,6 +227,8 @@ def run_train(args: argparse.Namespace) -> int:
     argv = ["--config", args.config]
     for override in args.overrides:
         argv += ["--set", override]
+    if args.no_progress:
+        argv += ["--set", "progress=false"]
     return int(train_main(argv) or 0)
 
 
@@ -221,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         return COMMANDS[args.command](args)
-    except (ValueError, FileNotFoundError) as error:
+    except (ValueError, OSError) as error:
         parser.exit(2, f"ccg-env {args.command}: error: {error}\n")
     return 1
 

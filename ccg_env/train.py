@@ -13,6 +13,9 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
 - ``checkpoints/step_<timesteps>.zip`` at every evaluation, ``model.zip`` at the end (``MaskablePPO.load``);
 - ``config.yaml``: the resolved configuration, to rerun the same thing.
 
+While it trains, a progress bar on stderr shows the timesteps, steps/s and the latest evaluation win rate
+(``progress``: by default only when stderr is a terminal).
+
 Policies (``policy``): ``"mlp"`` is SB3's ``MlpPolicy`` (``net_arch``) on the flat observation, scaled into
 ``[0, 1]`` by the env (``normalize_observations``); ``"slot"`` is :class:`ccg_env.policy.SlotPolicy`: shared
 networks over every hand and battlefield slot (a card means the same in every slot) and actions scored per
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -173,6 +177,42 @@ def _append_csv(path: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
+def show_progress(setting: bool | str) -> bool:
+    """Whether to draw the progress bar: ``progress`` true or false, or ``"auto"``: when stderr is a terminal."""
+    if setting == "auto":
+        return sys.stderr.isatty()
+    return bool(setting)
+
+
+def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> Any:
+    """An SB3 callback drawing a tqdm bar on stderr: timesteps, steps/s and the latest evaluation win rate.
+
+    Put it after the evaluation callback, so that the win rate it shows is the one just measured.
+    """
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    class ProgressBar(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=config.total_timesteps, desc=config.name, unit="step", unit_scale=True,
+                            file=sys.stderr)
+            self.evaluations_shown = 0
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.num_timesteps - self.bar.n)
+            if len(history) > self.evaluations_shown:
+                self.evaluations_shown = len(history)
+                last = history[-1]
+                self.bar.set_postfix_str(f"eval win rate vs {last.opponent} {last.win_rate:.3f}")
+            return True
+
+        def _on_training_end(self) -> None:
+            self._on_step()
+            self.bar.close()
+
+    return ProgressBar()
+
+
 def make_league_callback(pool: Any) -> Any:
     """An SB3 callback that snapshots the policy into the league and logs win rates per member kind."""
     from stable_baselines3.common.callbacks import BaseCallback
@@ -303,6 +343,8 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:
         callbacks.append(make_league_callback(pool))
+    if show_progress(config.progress):
+        callbacks.append(make_progress_callback(config, history))
     started = time.perf_counter()
     model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     seconds = time.perf_counter() - started

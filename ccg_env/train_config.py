@@ -101,6 +101,9 @@ class TrainConfig:
     """parent folder of the run folder"""
     verbose: int = 0
     """SB3 verbosity (1 prints the training table)"""
+    progress: Union[bool, str] = "auto"
+    """progress bar on stderr (timesteps, steps/s, latest evaluation win rate): true, false, or ``"auto"``
+    (shown when stderr is a terminal)"""
 
     def __post_init__(self) -> None:
         for check in (_check_counts, _check_hyperparameters, _check_game, _check_policy, _check_runtime):
@@ -180,6 +183,8 @@ def _check_policy(config: TrainConfig) -> None:
 def _check_runtime(config: TrainConfig) -> None:
     if not DEVICE_PATTERN.fullmatch(str(config.device)):
         raise ValueError(f"train config: device must be 'cpu', 'auto', 'mps' or 'cuda[:N]', got {config.device!r}")
+    if not (isinstance(config.progress, bool) or config.progress == "auto"):
+        raise ValueError(f"train config: progress must be true, false or 'auto', got {config.progress!r}")
 
 
 FIELD_TYPES = typing.get_type_hints(TrainConfig)

@@ -120,6 +120,15 @@ def test_train_delegates_to_the_training_module(monkeypatch):
     assert seen == [["--config", "smoke", "--set", "total_timesteps=64"]]
 
 
+def test_train_no_progress_turns_the_bar_off(monkeypatch):
+    import ccg_env.train
+
+    seen = []
+    monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["train", "--config", "smoke", "--no-progress"]) == 0
+    assert seen == [["--config", "smoke", "--set", "progress=false"]]
+
+
 def test_train_without_the_training_module_says_so(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "ccg_env.train", None)
     assert cli.main(["train", "--config", "smoke"]) == 2

@@ -8,9 +8,11 @@ import pytest
 from ccg_env.train import TrainConfig, load_config, main, parse_overrides, train
 
 
-def test_smoke_run_completes_and_reports_the_win_rate(tmp_path):
+def test_smoke_run_completes_and_reports_the_win_rate(tmp_path, capsys):
     config = load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 2048})
+    assert config.progress == "auto"
     result = train(config)
+    assert "step/s" not in capsys.readouterr().err, "no progress bar when stderr is not a terminal"
     assert result.timesteps >= 2048
     assert [e.timesteps for e in result.evaluations] == [1024, 2048]
     assert all(e.games == config.eval_games for e in result.evaluations)
@@ -42,6 +44,37 @@ def test_loaded_model_plays_legal_moves(tmp_path):
         observation, _, terminated, truncated, info = env.step(int(action))
         if terminated or truncated:
             observation, info = env.reset()
+
+
+def test_progress_bar_shows_timesteps_speed_and_the_latest_win_rate_on_stderr(tmp_path, capsys):
+    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 1024, "eval_every": 512,
+                                         "eval_games": 8, "progress": True}))
+    err = capsys.readouterr().err
+    final = err.replace("\r", "\n").strip().splitlines()[-1]
+    assert final.startswith("smoke: 100%") and "1.02k/1.02k" in final and "step/s" in final
+    assert f"eval win rate vs random {result.final_win_rate:.3f}" in final
+
+
+@pytest.mark.parametrize("setting, terminal, shown", [
+    ("auto", True, True), ("auto", False, False), (True, False, True), (False, True, False)])
+def test_progress_auto_follows_whether_stderr_is_a_terminal(setting, terminal, shown, monkeypatch):
+    import io
+    import sys
+
+    from ccg_env.train import show_progress
+
+    stderr = io.StringIO()
+    monkeypatch.setattr(stderr, "isatty", lambda: terminal)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert show_progress(setting) is shown
+
+
+def test_progress_setting_is_validated(tmp_path):
+    path = tmp_path / "noisy.yaml"
+    path.write_text("progress: loud\n")
+    with pytest.raises(ValueError, match=r"noisy\.yaml: train config: progress must be true, false or 'auto'"):
+        load_config(path)
+    assert load_config("smoke", {"progress": False}).progress is False
 
 
 def test_unknown_key_names_the_file_and_key(tmp_path):

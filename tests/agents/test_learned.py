@@ -1,7 +1,11 @@
-"""LearnedAgent: wraps a saved MaskablePPO model and plays legal games with it."""
+"""LearnedAgent: wraps a saved MaskablePPO model, plays legal games with it, seeds and scales like the env."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from agents.match import MatchRunner
@@ -55,3 +59,130 @@ def test_missing_model_file_is_a_clear_error(tmp_path):
 
     with pytest.raises(FileNotFoundError, match="no model file"):
         LearnedAgent(tmp_path / "nothing.zip")
+
+
+# --- seeding, observation scale, the shipped model --------------------------------------------------
+
+
+def _first_observation():
+    from ccg_env.env.gym_env import CcgDuelEnv
+
+    env = CcgDuelEnv()
+    observation, _ = env.reset(seed=0)
+    return observation, np.ones(env.action_space.n, dtype=np.int8)
+
+
+def _samples(agent, seed: int, count: int = 30) -> list[int]:
+    observation, mask = _first_observation()
+    agent.reset(seed=seed)
+    return [agent.act(observation, mask) for _ in range(count)]
+
+
+def test_reset_seeds_a_sampling_policy_even_when_the_model_loads_after_it(model_path):
+    from agents.learned import LearnedAgent
+
+    lazy = _samples(LearnedAgent(model_path, deterministic=False), seed=5)  # loads at the first act, after reset
+    eager = LearnedAgent(model_path, deterministic=False)
+    eager.act(*_first_observation())  # loaded before the reset
+    assert _samples(eager, seed=5) == lazy
+    assert _samples(LearnedAgent(model_path, deterministic=False), seed=6) != lazy
+
+
+def _raw_observation(rules):
+    from ccg_env.engine import Game, default_cards
+    from ccg_env.env.observation import ObservationEncoder
+    from ccg_env.env.view import GameView
+
+    game = Game.new(seed=0, rules=rules)
+    encoder = ObservationEncoder(rules, default_cards())
+    observation = encoder.new_buffer()
+    encoder.encode(game, game.current_player, observation)
+    return observation, encoder.scale, GameView(game, game.current_player)
+
+
+def _predicted_inputs(agent, monkeypatch) -> list:
+    seen: list = []
+    agent._load()
+    monkeypatch.setattr(agent._model, "predict", lambda obs, **kwargs: (seen.append(obs) or 0, None))
+    return seen
+
+
+def test_normalized_observations_are_scaled_by_the_rules_of_the_game_played(model_path, monkeypatch):
+    import dataclasses
+
+    from agents.learned import LearnedAgent, observation_scale
+    from ccg_env.engine import Rules
+
+    rules = dataclasses.replace(Rules.load(), max_mana=8, turn_limit=60)
+    observation, scale, view = _raw_observation(rules)
+    assert not np.array_equal(scale, observation_scale()), "these rules must change the scale"
+    agent = LearnedAgent(model_path, normalize=True)
+    seen = _predicted_inputs(agent, monkeypatch)
+    agent.act(observation, np.ones(1, dtype=np.int8), view)
+    agent.act(observation, np.ones(1, dtype=np.int8))  # no view: the packaged rules
+    assert np.array_equal(seen[0], observation * scale)
+    assert np.array_equal(seen[1], observation * observation_scale())
+
+
+def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(model_path, monkeypatch):
+    from agents.learned import LearnedAgent
+    from ccg_env.engine import Rules
+    from ccg_env.engine.datafiles import config_dir
+
+    observation, _, view = _raw_observation(Rules.load())
+    agent = LearnedAgent(model_path, normalize=True, cards=config_dir() / "cards" / "basic.yaml")
+    _predicted_inputs(agent, monkeypatch)
+    with pytest.raises(ValueError, match=r"observation has \d+ entries .* pass the game's card set as cards="):
+        agent.act(observation, np.ones(1, dtype=np.int8), view)
+
+
+SHIPPED_MODEL_SPEC = "learned:path=models/ppo_vs_heuristic.zip"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def shipped_agent():
+    from agents.arena import build_agent
+
+    previous = Path.cwd()
+    os.chdir(REPO)  # the spec's path is relative to the repository, as in docs/training.md
+    try:
+        return build_agent(SHIPPED_MODEL_SPEC)
+    finally:
+        os.chdir(previous)
+
+
+def test_the_shipped_model_plays_legal_games_and_still_plays_well(shipped_agent):
+    from agents.heuristic import HeuristicAgent
+
+    runner = MatchRunner()
+    wins = {"random": 0, "heuristic": 0}
+    for seed in (0, 1, 2):
+        for rival_name, rival in (("random", RandomAgent(seed=seed)), ("heuristic", HeuristicAgent())):
+            for seat in (0, 1):
+                seats = (shipped_agent, rival) if seat == 0 else (rival, shipped_agent)
+                record = runner.play(seats, seed)  # an illegal choice raises IllegalActionError
+                assert record.result in ("win", "draw", "turn_limit") and record.decisions > 10
+                wins[rival_name] += record.winner == seat
+    # it wins about 0.99 of its games against random play and 0.7 against the heuristic: a model that no
+    # longer understands the observation falls far below this
+    assert wins["random"] >= 5 and wins["heuristic"] >= 2, wins
+
+
+def test_the_shipped_model_plays_as_the_gym_env_opponent(shipped_agent):
+    import gymnasium as gym
+
+    import ccg_env  # noqa: F401  (registers ccg_env/Duel-v0)
+
+    env = gym.make("ccg_env/Duel-v0", opponent=shipped_agent)
+    assert env.observation_space.shape == shipped_agent._load().observation_space.shape
+    learner = RandomAgent(seed=0)
+    for episode in range(2):
+        observation, info = env.reset(seed=episode)
+        done = False
+        while not done:  # the env raises if the opponent picks an action that is not legal
+            action = learner.act(observation, env.unwrapped.action_masks())
+            observation, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert info["outcome"] in ("win", "loss", "draw", "turn_limit")
+    env.close()

@@ -1,4 +1,4 @@
-"""Bad input typed at the terminal: ``ccg-env replay`` and ``ccg-env train`` exit 2 with a one-line error."""
+"""Bad input typed at the terminal: every ``ccg-env`` command exits 2 with a one-line error, never a traceback."""
 
 from __future__ import annotations
 
@@ -56,3 +56,81 @@ def test_train_with_an_unknown_key(tmp_path, capsys):
     path = tmp_path / "run.yaml"
     path.write_text("learnin_rate: 0.1\n")
     assert "unknown key 'learnin_rate'" in _exit_message(["train", "--config", str(path)], capsys)
+
+
+# --- agent specs and numeric options: every command -------------------------------------------------
+
+LEARNED_WITHOUT_PATH = ["agent 'learned' requires path=", "(for example learned:path=models/ppo_vs_heuristic.zip)"]
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["arena", "--agents", "random", "learned"], LEARNED_WITHOUT_PATH),
+    (["play", "--opponent", "learned"], LEARNED_WITHOUT_PATH),
+    (["arena", "--agents", "search:iterations=abc", "random"],
+     ["agent spec 'search:iterations=abc'", "option iterations expects int, got 'abc'", "options: ", "horizon=int"]),
+    (["arena", "--agents", "search:bogus=1", "random"],
+     ["agent spec 'search:bogus=1'", "has no option 'bogus'", "options: ", "iterations=int"]),
+    (["play", "--opponent", "random:seed=1.5"], ["agent spec 'random:seed=1.5'", "option seed expects int or none"]),
+    (["bench", "--agents", "learned:path=models/ppo_vs_heuristic.zip,deterministic=maybe"],
+     ["option deterministic expects bool, got 'maybe'"]),
+])
+def test_a_bad_agent_spec_is_one_line_naming_the_spec_option_and_accepted_values(argv, expected, capsys, tmp_path):
+    arena_options = ["--games", "2", "--workers", "1", "--out-dir", str(tmp_path), "--no-progress"]
+    extra = arena_options if argv[0] == "arena" else []
+    err = _exit_message(argv + extra, capsys)
+    assert err.count("\n") == 1 and err.startswith(f"ccg-env {argv[0]}: error: ")
+    for piece in expected:
+        assert piece in err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["bench", "--repeats", "0"], "argument --repeats: must be at least 1, got 0"),
+    (["bench", "--seconds", "-1"], "argument --seconds: must be a finite number of seconds above 0, got '-1'"),
+    (["bench", "--seconds", "nan"], "argument --seconds: must be a finite number of seconds above 0, got 'nan'"),
+    (["bench", "--games", "0"], "argument --games: must be at least 1, got 0"),
+    (["arena", "--games", "-4"], "argument --games: must be at least 1, got -4"),
+    (["arena", "--workers", "0"], "argument --workers: must be at least 1, got 0"),
+    (["arena", "--games", "many"], "argument --games: expected a whole number of at least 1, got 'many'"),
+])
+def test_out_of_range_numbers_are_refused_by_the_parser(argv, expected, capsys):
+    assert _exit_message(argv, capsys).splitlines()[-1] == f"ccg-env {argv[0]}: error: {expected}"
+
+
+def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_a_choice():
+    import argparse
+
+    required = {"train": ["--config", "smoke"], "replay": ["game.json"]}
+    parser = cli.build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    checked = set()
+    for command, subparser in commands.items():
+        for action in subparser._actions:
+            if action.type is None or action.choices or "--seed" in action.option_strings:
+                continue
+            for bad in ("0", "-1"):
+                with pytest.raises(SystemExit):
+                    subparser.parse_args([*required.get(command, []), action.option_strings[0], bad])
+            checked.add(f"{command} {action.option_strings[0]}")
+    assert checked == {"arena --games", "arena --workers", "bench --seconds", "bench --repeats", "bench --games"}
+
+
+def test_a_missing_replay_folder_is_refused_before_the_game(capsys, tmp_path):
+    err = _exit_message(["play", "--save", str(tmp_path / "no" / "game.json")], capsys)
+    assert "--save" in err and "no folder" in err and "Your choice" not in capsys.readouterr().out
+
+
+def test_an_arena_out_dir_that_is_a_file_is_refused_before_the_games(capsys, tmp_path):
+    path = tmp_path / "taken"
+    path.write_text("")
+    err = _exit_message(["arena", "--agents", "random", "random", "--out-dir", str(path), "--no-progress"], capsys)
+    assert "--out-dir" in err and "is a file" in err
+
+
+def test_the_console_command_exits_2_without_a_traceback():
+    import subprocess
+    import sys
+
+    completed = subprocess.run([sys.executable, "-m", "ccg_env.cli", "arena", "--agents", "random", "learned"],
+                               capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 2 and "Traceback" not in completed.stderr
+    assert completed.stderr.startswith("ccg-env arena: error: agent 'learned' requires path=")

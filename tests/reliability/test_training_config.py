@@ -55,7 +55,7 @@ def test_broken_yaml_names_the_file(tmp_path):
 @pytest.mark.parametrize("line, key", [
     ("learning_rate: -0.1", "learning_rate"), ("gamma: 2.0", "gamma"), ("clip_range: -1", "clip_range"),
     ("seat: left", "seat"), ("seat: 2", "seat"), ("opponent: nobody", "opponent"), ("decks: aggro", "decks"),
-    ("device: tpu", "device"),
+    ("device: tpu", "device"), ("progress: maybe", "progress"), ("progress: 1", "progress"),
 ])
 def test_out_of_range_settings_are_refused_at_load(line, key, tmp_path):
     with pytest.raises(ValueError, match=key):
