@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
-from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.choices import END_TURN, to_action
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.invariants import InvariantMonitor
 from ccg_env.env.codec import ActionCodec, ActionLayout
@@ -227,10 +227,18 @@ def check_mask(game: Game, codec: ActionCodec, mask: np.ndarray) -> list[Choice]
 
 
 def check_every_id(game: Game, codec: ActionCodec, mask: np.ndarray) -> None:
-    """Every masked id is accepted by ``apply`` (on a clone); every other id is refused, state unchanged."""
+    """Every masked id is accepted by ``apply`` (on a clone); every other id is refused, state unchanged.
+
+    ``apply`` accepts what legal-move generation lists, so each id's choice is also put to the rules'
+    validators directly (the action it stands for, as a directly performed action would be): they must
+    accept exactly the masked ids.
+    """
     before = game.to_json()
     for action_id in range(codec.layout.size):
         choice = codec.decode(game, action_id)
+        if choice is not None and validators_accept(game, choice) != bool(mask[action_id]):
+            raise FuzzFailure("mask", f"id {action_id} ({choice}): masked {bool(mask[action_id])} but the "
+                                      f"validators {'accept' if not mask[action_id] else 'refuse'} it")
         if mask[action_id]:
             try:
                 game.clone().apply(choice)
@@ -244,6 +252,12 @@ def check_every_id(game: Game, codec: ActionCodec, mask: np.ndarray) -> None:
             raise FuzzFailure("mask", f"unmasked id {action_id} ({choice}) was accepted by apply")
     if game.to_json() != before:
         raise FuzzFailure("refusal", "a refused action changed the state")
+
+
+def validators_accept(game: Game, choice: Choice) -> bool:
+    """Whether the rules' validators accept the root action a choice stands for (no legal-move list involved)."""
+    action = to_action(game, choice)
+    return not isinstance(action, str) and game.actions.refusal(action) is None
 
 
 def check_round_trip(game: Game) -> None:
