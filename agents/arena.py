@@ -112,7 +112,7 @@ def build_agent(spec: Any) -> Agent:
             if not kwargs and isinstance(error, ValueError):
                 raise  # the message already names the agent, and the spec is just that name
             raise ValueError(f"agent spec {spec!r}: {error}") from error
-        if kwargs:
+        if kwargs and "name" not in kwargs:  # an explicit name= is the display name; else the whole spec
             agent.name = spec
         return agent
     return make_agent(spec)

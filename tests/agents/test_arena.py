@@ -9,7 +9,7 @@ import math
 import pytest
 
 import agents.report as report
-from agents.arena import parse_agent_spec, run_tournament, schedule
+from agents.arena import build_agent, parse_agent_spec, run_tournament, schedule
 from agents.stats import bradley_terry, wilson_interval
 from ccg_env.engine import IllegalActionError
 
@@ -104,3 +104,9 @@ def test_bad_tournaments_are_refused():
 def test_duplicate_agent_names_are_made_unique():
     result = run_tournament(["random", "random"], games_per_pair=2, workers=1, progress=False)
     assert result.agents == ["random", "random#2"]
+
+
+def test_a_spec_with_name_is_shown_by_that_name_and_others_by_the_whole_spec():
+    assert build_agent("search:iterations=4,name=quick").name == "quick"
+    assert build_agent("search:iterations=4").name == "search:iterations=4"
+    assert build_agent("heuristic").name == "heuristic"
