@@ -59,12 +59,13 @@ secrets only a count; no deck order is encoded. Values are raw game numbers clip
 ## Masks
 
 ``observation["action_mask"]`` is an int8 vector with ones exactly at the ids of the engine's legal choices,
-which come from the TargetSystem's candidates and the validators that ``Game.apply`` runs, so every masked
-action is accepted and every other one is refused. The agent not on turn, and every agent once the game is
-over, gets all zeros. In the wrapped env an unmasked action ends the game with -1 for the offender; the raw
-env raises ``ValueError`` (also for a value that is not a whole id: ``0.5`` is not read as ``0``) and changes
-nothing. Once the game is over each agent steps ``None`` once and leaves ``agents``; a step after that raises
-``RuntimeError`` (call ``reset()``).
+which come from the TargetSystem's candidates and the validators (``Game.apply`` accepts exactly those
+choices), so every masked action is accepted and every other one is refused. The agent not on turn, and every
+agent once the game is over, gets all zeros. In the wrapped env an unmasked action ends the game with -1 for
+the offender, and PettingZoo's wrappers raise ``AssertionError`` for an id outside ``Discrete(N)`` and for
+``step()`` before ``reset()``; the raw env raises ``ValueError`` (also for a value that is not a whole id:
+``0.5`` is not read as ``0``) and changes nothing. Once the game is over each agent steps ``None`` once and
+leaves ``agents``; a step after that raises ``RuntimeError`` (call ``reset()``).
 
 ## Rewards
 
