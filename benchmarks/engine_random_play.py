@@ -10,12 +10,13 @@ import argparse
 import statistics
 
 from agents.bench import clone_microseconds, mid_game, random_play
+from ccg_env.cli import positive_int, positive_seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=4.0, help="duration of one random-play repeat")
-    parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is reported")
+    parser.add_argument("--seconds", type=positive_seconds, default=4.0, help="duration of one random-play repeat")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     args = parser.parse_args()
     runs = [random_play(args.seconds, 1000 * i) for i in range(args.repeats)]
     game = mid_game()

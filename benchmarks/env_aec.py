@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from ccg_env.cli import positive_int
 from ccg_env.engine import Game
 from ccg_env.env.aec import env as wrapped_env
 from ccg_env.env.aec import raw_env
@@ -68,8 +69,8 @@ def measure(make: Callable[[], object], steps: int, repeats: int) -> tuple[float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=positive_int, default=20_000, help="agent steps per repeat")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     args = parser.parse_args()
     variants = {"engine only": Game, "raw_env": raw_env, "env (wrapped)": wrapped_env}
     print(f"{'variant':<16}{'median steps/s':>16}{'min':>10}{'max':>10}{'us/step':>10}"

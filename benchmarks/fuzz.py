@@ -40,6 +40,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from ccg_env.cli import positive_int
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
 from ccg_env.engine.choices import END_TURN, to_action
 from ccg_env.engine.decks import default_deck_paths
@@ -448,12 +449,14 @@ def report(totals: Totals, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=100_000, help="stop after this many actions")
+    parser.add_argument("--actions", type=positive_int, default=100_000, help="stop after this many actions")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (games use seed, seed+1...)")
-    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     parser.add_argument("--out", default=str(DEFAULT_OUT), help="directory for failure files")
-    parser.add_argument("--exhaustive-rate", type=float, default=FuzzConfig.exhaustive_rate)
-    parser.add_argument("--round-trip-rate", type=float, default=FuzzConfig.round_trip_rate)
+    parser.add_argument("--exhaustive-rate", type=float, default=FuzzConfig.exhaustive_rate,
+                        help="share of positions where every action id is tried on a clone")
+    parser.add_argument("--round-trip-rate", type=float, default=FuzzConfig.round_trip_rate,
+                        help="share of positions checked through to_json/from_json and clone()")
     parser.add_argument("--no-progress", action="store_true", help="no tqdm bar")
     parser.add_argument("--replay", metavar="FILE", help="replay one failure file and exit")
     args = parser.parse_args(argv)

@@ -29,6 +29,7 @@ from typing import Callable
 import gymnasium as gym
 import numpy as np
 
+from ccg_env.cli import positive_int
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -139,8 +140,8 @@ def profile_batched(steps: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=20_000, help="env-steps per repeat")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=positive_int, default=20_000, help="env-steps per repeat")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     parser.add_argument("--profile", action="store_true", help="also split the batched env's time by component")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.steps} steps x {args.repeats}")

@@ -21,6 +21,8 @@ from typing import Callable, Iterator
 import psutil
 from tqdm import tqdm
 
+from ccg_env.cli import positive_int
+
 MB = 1024 * 1024
 
 #: A target plays games forever, yielding (games finished so far, actions taken so far) after each game.
@@ -123,18 +125,12 @@ def describe(name: str, samples: list[tuple[int, float]], actions: int, seconds:
             f"{samples[min(1, len(samples) - 1)][0]} ({per_1000:+.3f} MB per 1,000 games)")
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_positive, default=10_000, help="games per target")
-    parser.add_argument("--every", type=_positive, default=500, help="sample the RSS every this many games")
-    parser.add_argument("--target", nargs="+", choices=tuple(TARGETS), default=list(TARGETS))
+    parser.add_argument("--games", type=positive_int, default=10_000, help="games per target")
+    parser.add_argument("--every", type=positive_int, default=500, help="sample the RSS every this many games")
+    parser.add_argument("--target", nargs="+", choices=tuple(TARGETS), default=list(TARGETS),
+                        help="what to soak (default: all)")
     args = parser.parse_args()
     if args.every > args.games:
         parser.error(f"--every ({args.every}) must not exceed --games ({args.games}): no sample would be taken")

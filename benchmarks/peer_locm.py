@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.bench import random_play
+from ccg_env.cli import positive_int, positive_seconds
 from ccg_env.env.aec import raw_env
 from ccg_env.env.gym_env import CcgDuelEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -187,9 +188,10 @@ REFERENCE_LOCM = 2200.0  # gym-locm's steps/s on these machines per ../shared/pe
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=_positive, default=5.0, help="duration of each measurement in a repeat")
-    parser.add_argument("--repeats", type=int, default=5, help="repeats, each measuring gym-locm then ours")
-    parser.add_argument("--venv", type=Path, default=Path("/tmp/locm-venv"))
+    parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="duration of each measurement in a repeat")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="repeats, each measuring gym-locm then ours")
+    parser.add_argument("--venv", type=Path, default=Path("/tmp/locm-venv"),
+                        help="virtualenv for gym-locm (created and installed on first use)")
     args = parser.parse_args()
     problem = ensure_locm(args.venv)
     locm: list[float] = []
@@ -222,13 +224,6 @@ def _report(args: argparse.Namespace, locm: list[float], ours: dict[str, list[fl
 
 def _row(values: list[float]) -> str:
     return f"{statistics.median(values):>10,.0f}{min(values):>9,.0f}{max(values):>9,.0f}"
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
 
 
 if __name__ == "__main__":

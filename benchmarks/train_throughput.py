@@ -1,11 +1,12 @@
 """Benchmark: end-to-end MaskablePPO env-steps/s on the batched env, and the env's share of training time.
 
-In one run, alternately: MaskablePPO with the hyperparameters of ``configs/train/ppo_vs_random.yaml`` learns for
-``--timesteps`` steps on the real batched env (``CcgDuelSb3VecEnv`` against the random opponent) and on a
-no-op ``VecEnv`` with identical spaces (constant observations, a fixed mask, games of a fixed length), with
-``torch.set_num_threads(1)``. The env's share of training time is reported two ways: measured directly (time
-inside the real env's ``reset``/``step``/``action_masks``, over the run's total) and as the difference
-``(t_real - t_noop) / t_real``. Medians over ``--repeats``.
+In one run, alternately: the MaskablePPO model of a training config (``--config``, default
+``configs/train/ppo_vs_random.yaml``: its policy, network and PPO hyperparameters, built by
+``ccg_env.train.make_model``) learns for ``--timesteps`` steps on the real batched env (``CcgDuelSb3VecEnv``
+against the config's opponent) and on a no-op ``VecEnv`` with identical spaces (constant observations, a fixed
+mask, games of a fixed length), with ``torch.set_num_threads(1)``. The env's share of training time is reported
+two ways: measured directly (time inside the real env's ``reset``/``step``/``action_masks``, over the run's
+total) and as the difference ``(t_real - t_noop) / t_real``. Medians over ``--repeats``.
 
 Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random]``
 """
@@ -13,6 +14,7 @@ Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import time
 from typing import Any
@@ -22,8 +24,9 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecEnv
 
+from ccg_env.cli import positive_int
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
-from ccg_env.train import TrainConfig, load_config, make_vec_env
+from ccg_env.train import TrainConfig, load_config, make_model, make_vec_env
 
 
 class TimedEnv:
@@ -62,6 +65,7 @@ class NoOpVecEnv(VecEnv):
         self._observations = like.reset()
         self._masks = like.action_masks().copy()
         self._length, self._t = length, 0
+        self.batch = like.batch  # make_model reads the observation layout from it
 
     def reset(self) -> np.ndarray:
         return self._observations.copy()
@@ -99,10 +103,7 @@ class NoOpVecEnv(VecEnv):
 
 
 def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> float:
-    model = MaskablePPO("MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
-                        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
-                        gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
-                        policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed, device="cpu")
+    model: MaskablePPO = make_model(dataclasses.replace(config, verbose=0, device="cpu"), env)
     start = time.perf_counter()
     model.learn(timesteps)
     return time.perf_counter() - start
@@ -110,16 +111,23 @@ def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timesteps", type=int, default=16_384)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--config", default="ppo_vs_random")
+    parser.add_argument("--timesteps", type=positive_int, default=16_384, help="MaskablePPO env-steps per repeat")
+    parser.add_argument("--repeats", type=positive_int, default=3, help="repeats; the median is reported")
+    parser.add_argument("--config", default="ppo_vs_random", help="training config (name in configs/train or path)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     config = load_config(args.config)
+    if config.opponent == "league":
+        parser.error(f"--config {args.config}: league self-play is not measured here; "
+                     "pick a config with a fixed opponent")
     rollout = config.n_steps * config.num_envs
-    print(f"config {args.config}: num_envs={config.num_envs}, n_steps={config.n_steps}, batch={config.batch_size}, "
-          f"epochs={config.n_epochs}, net={config.net_arch}; {args.timesteps} steps "
-          f"({args.timesteps // rollout} rollouts of {rollout}) x {args.repeats}, torch threads 1")
+    if args.timesteps < rollout:
+        parser.error(f"--timesteps {args.timesteps} --repeats {args.repeats}: need at least one rollout of "
+                     f"{rollout} steps ({config.num_envs} envs x n_steps {config.n_steps})")
+    print(f"config {args.config}: policy {config.policy}, opponent {config.opponent}, num_envs={config.num_envs}, "
+          f"n_steps={config.n_steps}, batch={config.batch_size}, epochs={config.n_epochs}, net={config.net_arch}; "
+          f"{args.timesteps} steps ({args.timesteps // rollout} rollouts of {rollout}) x {args.repeats}, "
+          "torch threads 1")
     real_rates, noop_rates, direct, difference = [], [], [], []
     for _ in range(args.repeats):
         real = make_timed_env(config)
