@@ -8,7 +8,7 @@ wall-clock steps/s and in steps per CPU-second of this process (steadier when ot
 not meaningful for the async variant, whose work happens in worker processes).
 
 ``--profile`` also runs cProfile over the batched env (N=64) and splits its time into the engine
-(``ccg_env/engine``), the observation encoder, the action codec, this env's own code (duel, vector, gym_env)
+(``ccg_env/engine``), the observation encoder, the action codec and mask, this env's own code (duel, vector, gym_env)
 and the rest; built-in calls are charged to their callers.
 
 Run: ``python benchmarks/gym_vec.py [--steps 20000] [--repeats 5] [--profile]``
@@ -109,8 +109,12 @@ def variants(steps: int) -> dict[str, Callable[[int], tuple[int, Clock]]]:
     return table
 
 
-CATEGORIES = (("ccg_env/engine/", "engine"), ("ccg_env/env/observation.py", "observation encoder"),
-              ("ccg_env/env/codec.py", "action codec"), ("ccg_env/env/", "env glue (duel, vector)"),
+#: Where each source file's time is charged (first matching fragment wins).
+CATEGORIES = (("ccg_env/engine/", "engine"),
+              ("ccg_env/env/observation", "observation encoder"),  # observation.py and observation_writer.py
+              ("ccg_env/env/attack_checks.py", "observation encoder"),  # its "can attack" columns
+              ("ccg_env/env/codec.py", "action codec and mask"), ("ccg_env/env/masks.py", "action codec and mask"),
+              ("ccg_env/env/", "env glue (duel, vector)"),
               ("benchmarks/", "benchmark loop (action picking)"))
 
 
@@ -144,7 +148,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     parser.add_argument("--profile", action="store_true", help="also split the batched env's time by component")
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.steps} steps x {args.repeats}")
+    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+          f"{args.steps} steps x {args.repeats}")
     print(f"{'variant':<28}{'env-steps/s (wall)':>20}{'min':>9}{'max':>9}{'per CPU-second':>16}")
     for name, run in variants(args.steps).items():
         results = [run(seed) for seed in range(args.repeats)]

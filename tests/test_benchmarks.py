@@ -22,7 +22,7 @@ RUNS = [
     (["env_aec.py", "--steps", "200", "--repeats", "1"], ["engine only", "raw_env", "env (wrapped)"]),
     (["gym_vec.py", "--steps", "256", "--repeats", "1", "--profile"],
      ["single env (CcgDuelEnv)", "make_vec async, N=8", "batched, N=256", "batched SB3 VecEnv, N=64",
-      "observation encoder"]),
+      "observation encoder", "action codec and mask"]),
     (["memory_soak.py", "--games", "2", "--every", "1"], ["[engine]", "[aec]", "[gym]", "[vector]", "growth:"]),
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1"],
      ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time"]),
