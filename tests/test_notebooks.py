@@ -19,6 +19,14 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CELL_TIMEOUT = 600
 #: Saved notebooks stay small enough to review and to render on GitHub.
 MAX_SAVED_BYTES = 1_000_000
+#: Lines a full run of each notebook prints, so a saved notebook from an older version of it shows up as stale.
+FULL_RUN_LINES = {
+    "quickstart.ipynb": ["own_hand: 10 slots", "game over (", "TriggerAbility(player=0, card="],
+    "heuristic_vs_learned.ipynb": ["full budget: 1,000,000 training steps", "search(", "learned vs heuristic",
+                                   "learned vs random", "learned plays:", "heuristic plays:"],
+}
+#: The shipped model, which a full run of heuristic_vs_learned continues instead of training from scratch.
+SHIPPED_MODEL = NOTEBOOKS.parent / "models" / "ppo_vs_heuristic.zip"
 #: A cell appended to the executed copy: it reports which Python runs the kernel.
 PROBE = "import sys; print('KERNEL_PREFIX=' + sys.prefix)"
 
@@ -89,5 +97,11 @@ def test_saved_notebooks_hold_full_run_outputs(name):
     assert all(cell.get("outputs") for cell in code[-3:]), f"{name}: saved without outputs; run it and save"
     assert not any(o.get("output_type") == "error" for c in code for o in c.outputs), f"{name}: saved with an error"
     assert "image/png" in _output_types(notebook), f"{name}: its plots are missing"
-    assert "small budget" not in "\n".join(_texts(notebook)), f"{name}: saved from a small-mode run"
+    text = "\n".join(_texts(notebook))
+    assert "small budget" not in text, f"{name}: saved from a small-mode run"
+    missing = [line for line in FULL_RUN_LINES[name] if line not in text]
+    assert not missing, f"{name}: saved outputs lack {missing}; rerun it and save"
+    if name == "heuristic_vs_learned.ipynb" and SHIPPED_MODEL.is_file():
+        assert "continuing models/ppo_vs_heuristic.zip" in text, \
+            f"{name}: saved from a run that did not continue the shipped model; rerun it and save"
     assert path.stat().st_size < MAX_SAVED_BYTES, f"{name}: {path.stat().st_size} bytes; shrink the images"
