@@ -143,18 +143,24 @@ class PlaceholderHeuristic:
 
 
 class AgentOpponent:
-    """Calls an agent-protocol object with the seat's raw observation, int8 mask and game view."""
+    """Calls an agent-protocol object with the seat's raw observation, int8 mask and game view.
+
+    The observation is written by one writer kept for the opponent's lifetime into a buffer only it writes
+    (so a decision rewrites just the rows that changed), and the agent gets a fresh copy it may keep or modify.
+    """
 
     def __init__(self, agent: Agent, setup: DuelSetup) -> None:
         self.agent = agent
         self.name = getattr(agent, "name", type(agent).__name__)
         self._setup = setup
+        self._observation = setup.encoder.new_buffer()
+        self._write_observation = setup.encoder.writer(self._observation, exclusive=True)
 
     def choose(self, game: Game, seat: int) -> Choice:
         setup = self._setup
-        observation = setup.encoder.new_buffer()
-        setup.encoder.encode(game, seat, observation)
         choices = game.legal_actions()
+        self._write_observation(game, seat, choices)
+        observation = self._observation.copy()
         ids = setup.codec.encode_all(game, choices)
         mask = np.zeros(setup.codec.layout.size, dtype=np.int8)
         mask[ids] = 1

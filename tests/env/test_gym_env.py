@@ -159,6 +159,25 @@ def test_callable_and_agent_object_opponents_get_legal_masks_and_views():
     assert seen and seen[0] == (observation.shape, np.int8, 0, True)
 
 
+def test_agent_opponent_sees_a_fresh_full_observation_of_its_seat_at_every_decision():
+    """The opponent's observation is written by a long-lived writer that rewrites only changed rows: each one
+    must equal a from-scratch encoding of the position, and what the agent does to its copy must not leak."""
+    checked = []
+
+    def scribbling_random(observation, mask, view):
+        game = view._game
+        expected = env.setup.encoder.new_buffer()
+        env.setup.encoder.encode(game, view.player, expected)
+        checked.append(np.array_equal(observation, expected))
+        observation[:] = 7.0  # an agent modifying its observation in place must not corrupt the next one
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    rng = np.random.default_rng(0)
+    env = CcgDuelEnv(opponent=scribbling_random)
+    play_random(env, seed=5, steps=300)
+    assert len(checked) > 200 and all(checked)
+
+
 def test_opponent_choosing_an_illegal_action_is_reported_clearly():
     env = CcgDuelEnv(opponent=lambda observation, mask, view: int(np.flatnonzero(mask == 0)[0]), seat=1)
     with pytest.raises(ValueError, match="opponent .* not legal"):
