@@ -17,15 +17,18 @@ from .arena import build_agent
 from .match import MatchRunner
 
 
-def random_play(seconds: float, first_seed: int = 0) -> tuple[float, float, float]:
+def random_play(seconds: float, first_seed: int = 0,
+                deck_pairs: Sequence[tuple[str, str]] | None = None) -> tuple[float, float, float]:
     """Seeded uniformly random play on the bare engine (legal_actions + apply), resets included.
 
+    ``deck_pairs``: game k plays pair k modulo their number (default: the engine's default decks).
     Returns (decisions per second, games per second, decisions per game).
     """
     decisions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = Game.new(seed=first_seed + games, log=False)
+        decks = deck_pairs[games % len(deck_pairs)] if deck_pairs else None
+        game = Game.new(seed=first_seed + games, decks=decks, log=False)
         rng = random.Random(first_seed + games)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: (script and tiny arguments, lines its output must contain)
 RUNS = [
-    (["engine_random_play.py", "--seconds", "0.2", "--repeats", "1"],
-     ["decisions/s (random play)", "games/s (resets included)", "clone() microseconds"]),
+    (["engine_random_play.py", "--seconds", "0.2", "--repeats", "1", "--all-decks"],
+     ["decks: all 49 ordered pairs", "decisions/s (random play)", "games/s (resets included)",
+      "clone() microseconds"]),
     (["env_aec.py", "--steps", "200", "--repeats", "1"], ["engine only", "raw_env", "env (wrapped)"]),
     (["gym_vec.py", "--steps", "256", "--repeats", "1", "--profile"],
      ["single env (CcgDuelEnv)", "make_vec async, N=8", "batched, N=256", "batched SB3 VecEnv, N=64",
