@@ -165,9 +165,8 @@ def test_agent_opponent_sees_a_fresh_full_observation_of_its_seat_at_every_decis
     checked = []
 
     def scribbling_random(observation, mask, view):
-        game = view._game
         expected = env.setup.encoder.new_buffer()
-        env.setup.encoder.encode(game, view.player, expected)
+        env.setup.encoder.encode(env.game, view.player, expected)
         checked.append(np.array_equal(observation, expected))
         observation[:] = 7.0  # an agent modifying its observation in place must not corrupt the next one
         return int(rng.choice(np.flatnonzero(mask)))
