@@ -76,6 +76,11 @@ class HeuristicAgent:
             raise ValueError(f"{type(self).__name__} reads the game through a GameView; act() got view=None")
         return view.action_ids([choose(view)])[0]
 
+    def choose_from_view(self, view: GameView) -> Choice:
+        """The engine choice :meth:`act` would pick, for callers holding the game (env opponents): no
+        observation or mask needed."""
+        return choose(view)
+
     def reset(self, seed: int | None = None) -> None:
         """Deterministic and memoryless: nothing to reset."""
 

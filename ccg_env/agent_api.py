@@ -2,7 +2,9 @@
 
 An agent maps (observation, action mask, game view) to an action id. Agents that only need tensors ignore
 the view; agents that need the rules (heuristic, search) read the game through the view, which shows only
-what the acting player may know (see ``ccg_env.env.view.GameView``).
+what the acting player may know (see ``ccg_env.env.view.GameView``). An agent that reads only the view may
+also offer ``choose_from_view(view) -> Choice`` (the engine choice ``act`` would pick): the env's opponents
+then call that and skip building an observation and a mask for it.
 
 Names such as ``"random"`` or ``"heuristic"`` resolve through the ``ccg_env.agents`` entry-point group, so
 the env never imports ``agents/`` and a user's package can register its own agents the same way, or call

@@ -9,7 +9,9 @@ The single-agent env (:mod:`ccg_env.env.gym_env`) holds one duel over its own ar
 Opponents (:func:`make_opponent`) choose engine choices directly: ``"random"`` samples uniformly among the
 legal choices (the same distribution as ``agents.RandomAgent``, without building an observation for it);
 any other name, agent object or ``f(observation, mask, view) -> id`` is called through the agent protocol
-(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.env.view.GameView`.
+(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.env.view.GameView`,
+except that an agent with a ``choose_from_view(view) -> Choice`` method (one that reads only the game, such as
+the heuristic) is asked that directly, with no observation or mask built for it.
 """
 
 from __future__ import annotations
@@ -147,6 +149,7 @@ class AgentOpponent:
 
     The observation is written by one writer kept for the opponent's lifetime into a buffer only it writes
     (so a decision rewrites just the rows that changed), and the agent gets a fresh copy it may keep or modify.
+    An agent with ``choose_from_view(view) -> Choice`` gets only the view; the choice it returns must be legal.
     """
 
     def __init__(self, agent: Agent, setup: DuelSetup) -> None:
@@ -155,9 +158,15 @@ class AgentOpponent:
         self._setup = setup
         self._observation = setup.encoder.new_buffer()
         self._write_observation = setup.encoder.writer(self._observation, exclusive=True)
+        self._choose_from_view = getattr(agent, "choose_from_view", None)
 
     def choose(self, game: Game, seat: int) -> Choice:
         setup = self._setup
+        if self._choose_from_view is not None:
+            choice = self._choose_from_view(GameView(game, seat, setup.codec))
+            if choice not in game.legal_actions():
+                raise ValueError(f"opponent {self.name!r} chose {choice}, which is not legal now")
+            return choice
         choices = game.legal_actions()
         self._write_observation(game, seat, choices)
         observation = self._observation.copy()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
-from ccg_env.engine import Game
+from ccg_env.engine import Choice, ChoiceKind, Game
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.duel import PlaceholderHeuristic
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
@@ -175,6 +175,31 @@ def test_agent_opponent_sees_a_fresh_full_observation_of_its_seat_at_every_decis
     env = CcgDuelEnv(opponent=scribbling_random)
     play_random(env, seed=5, steps=300)
     assert len(checked) > 200 and all(checked)
+
+
+def test_an_opponent_choosing_from_the_view_plays_as_it_would_through_act():
+    from agents.heuristic import HeuristicAgent
+
+    heuristic = HeuristicAgent()
+    direct = play_random(CcgDuelEnv(opponent=heuristic, seat="random"), seed=9, steps=400)
+    through_act = play_random(CcgDuelEnv(opponent=lambda o, m, v: heuristic.act(o, m, v)), seed=9, steps=400)
+    assert sum(step[2] or step[3] for step in direct) >= 3  # several whole games
+    for (obs_a, *rest_a), (obs_b, *rest_b) in zip(direct, through_act, strict=True):
+        assert np.array_equal(obs_a, obs_b) and rest_a == rest_b
+
+
+def test_an_opponent_choosing_an_illegal_choice_from_the_view_is_reported_clearly():
+    class Cheater:
+        name = "cheater"
+
+        def act(self, observation, mask, view):
+            return int(np.flatnonzero(mask)[0])
+
+        def choose_from_view(self, view):
+            return Choice(ChoiceKind.ATTACK, 999, 998)
+
+    with pytest.raises(ValueError, match="opponent 'cheater' chose .* not legal now"):
+        CcgDuelEnv(opponent=Cheater(), seat=1).reset(seed=0)
 
 
 def test_opponent_choosing_an_illegal_action_is_reported_clearly():
