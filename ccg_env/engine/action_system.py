@@ -64,12 +64,6 @@ class ActionSystem:
             self.active = False
             self._open = None
 
-    def add_reaction(self, action: GameAction) -> None:
-        """Queue an action as a reaction to the phase being notified right now."""
-        if self._open is None:
-            raise EngineBusyError(f"{action.kind} added as a reaction outside of an action's phase")
-        self._open.append(action)
-
     def refusal(self, action: GameAction) -> str | None:
         """Return the first validator's reason to refuse the action, or None if all accept it."""
         game = self.game

@@ -262,12 +262,3 @@ class GameOver(GameAction):
     result: Result = Result.WIN
     winner: int | None = None
 
-
-def all_action_classes() -> list[type[GameAction]]:
-    """Every subclass of GameAction defined so far (the engine's own and any a user defined)."""
-    found, pending = [], [GameAction]
-    while pending:
-        for sub in pending.pop().__subclasses__():
-            found.append(sub)
-            pending.append(sub)
-    return found

@@ -49,11 +49,6 @@ Move = tuple["Card | None", "Card | None"]
 _NO_CARDS: Move = (None, None)
 
 
-def legal_choices(game: Game) -> list[Choice]:
-    """Every choice the current player may make, in a fixed order (see :func:`legal_moves`)."""
-    return legal_moves(game)[0]
-
-
 def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     """Every choice the current player may make, in a fixed order, and the cards each one names.
 

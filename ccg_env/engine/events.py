@@ -28,11 +28,12 @@ class Event(str, Enum):
     DEATH_REAPER = "death_reaper"  # posted after each root action until it produces no reactions
 
 
-def _all_subclasses(cls: type) -> list[type]:
+def all_subclasses(cls: type) -> list[type]:
+    """Every subclass of ``cls`` defined so far, at any depth."""
     out = []
     for sub in cls.__subclasses__():
         out.append(sub)
-        out.extend(_all_subclasses(sub))
+        out.extend(all_subclasses(sub))
     return out
 
 
@@ -60,7 +61,7 @@ class EventBus:
     def on(self, phase: Phase, action_class: type, handler: Callable, *, subclasses: bool = False) -> None:
         """Register ``handler`` for one phase of ``action_class`` (and its subclasses if asked)."""
         table = self.tables[phase]
-        for cls in [action_class, *(_all_subclasses(action_class) if subclasses else [])]:
+        for cls in [action_class, *(all_subclasses(action_class) if subclasses else [])]:
             table[cls] = table.get(cls, ()) + (handler,)
         self.plans.clear()
 

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .action_system import ActionSystem
-from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame, all_action_classes
+from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
 from .cards import CardSet, default_cards
 from .choices import Choice, ChoiceKind, Move, legal_moves, why_illegal
 from .decks import Deck, resolve_deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
-from .events import EventBus
+from .events import EventBus, all_subclasses
 from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
@@ -27,7 +27,7 @@ def _fresh_bus() -> EventBus:
     global _DEFAULT_BUS
     if _DEFAULT_BUS is None:
         _DEFAULT_BUS = build_bus()
-        for action_class in all_action_classes():  # plans are copied with the bus: build them once here
+        for action_class in all_subclasses(GameAction):  # plans are copied with the bus: build them once here
             _DEFAULT_BUS.plan(action_class)
     return _DEFAULT_BUS.copy()  # every game owns its bus; the template is never handed out
 

@@ -63,16 +63,10 @@ def attackers_now(game: Game, legal: Sequence[Choice] | None = None) -> set[int]
     return {card.uid for card in (*side.hero_zone, *side.battlefield) if check(card)}
 
 
-def can_attack_next_turn(card: Card) -> bool:
-    """Whether a character of the side not on turn will be able to attack on its side's next turn.
-
-    That turn's start wakes it and resets its attacks (every character has at least one per turn), so what is
-    left is its attack and a freeze, which lasts through that turn.
-    """
-    return card.attack > 0 and not card.frozen_on_turn
-
-
 def attackers_next_turn(side: Player) -> set[int]:
-    """Uids of the characters of ``side`` (not on turn) that will be able to attack on its next turn."""
-    return {card.uid for card in (*side.hero_zone, *side.battlefield)
-            if card.attack > 0 and not card.frozen_on_turn}  # can_attack_next_turn, written out: a hot path
+    """Uids of the characters of ``side`` (not on turn) that will be able to attack on its next turn.
+
+    That turn's start wakes them and resets their attacks (every character has at least one per turn), so what
+    is left is a character's attack and a freeze, which lasts through that turn.
+    """
+    return {card.uid for card in (*side.hero_zone, *side.battlefield) if card.attack > 0 and not card.frozen_on_turn}

@@ -156,9 +156,10 @@ class AgentOpponent:
         self.agent = agent
         self.name = getattr(agent, "name", type(agent).__name__)
         self._setup = setup
-        self._observation = setup.encoder.new_buffer()
-        self._write_observation = setup.encoder.writer(self._observation, exclusive=True)
         self._choose_from_view = getattr(agent, "choose_from_view", None)
+        if self._choose_from_view is None:  # only agents asked through act() need an observation
+            self._observation = setup.encoder.new_buffer()
+            self._write_observation = setup.encoder.writer(self._observation, exclusive=True)
 
     def choose(self, game: Game, seat: int) -> Choice:
         setup = self._setup
