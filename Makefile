@@ -8,8 +8,13 @@ STAMP := $(VENV)/.installed
 # unpinned torch (asked for by stable-baselines3) would pull a multi-GB CUDA build.
 TORCH := torch==2.13.0
 PYTEST_ARGS ?= -q -n 2
+# The install compiles the hot engine modules with mypyc (setup.py); here a failed compile is an error, not a
+# quiet fall-back to the pure-Python engine.
+export CCG_ENV_REQUIRE_COMPILED := 1
+ENGINE_SOURCES := $(wildcard ccg_env/engine/*.py ccg_env/engine/systems/*.py)
+COMPILED := ccg_env/engine/_compiled.json
 
-.PHONY: venv run test bench
+.PHONY: venv build run test bench
 
 venv: $(STAMP)
 
@@ -20,13 +25,21 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install -e ".[train,dev]"
 	touch $(STAMP)
 
-run: venv
+# Recompile the engine in place when its sources change (until then, the engine runs them uncompiled).
+build: $(COMPILED)
+$(COMPILED): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python setup.py -q build_ext --inplace
+	touch $(COMPILED)
+
+run: build
 	$(BIN)/ccg-env arena
 
-test: venv
+# The whole suite on the compiled engine, then the engine tier again on the pure-Python sources.
+test: build
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	CCG_ENV_PURE_PYTHON=1 $(BIN)/python -m pytest $(PYTEST_ARGS) tests/engine
 
-bench: venv
+bench: build
 	@set -e; for script in benchmarks/*.py; do \
 		[ -e "$$script" ] || { echo "no benchmarks yet"; break; }; \
 		echo "== $$script"; $(BIN)/python "$$script"; \

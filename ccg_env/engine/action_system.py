@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Attack, GameAction, PlayCard
+from .actions import PROBE_CARD, Attack, GameAction, PlayCard
 from .errors import EngineBusyError, GameOverError
 from .events import Event
 from .log import LogEntry
@@ -40,7 +40,7 @@ class ActionSystem:
         self._bus = game.bus
         self._plans = game.bus.plans  # the bus clears this dict in place on registration: holding it stays current
         #: actions that legal-move generation points at each possible source to ask the validators (never performed)
-        self.play_probe, self.attack_probe = PlayCard(0), Attack(0)
+        self.play_probe, self.attack_probe = PlayCard(0, PROBE_CARD), Attack(0, PROBE_CARD, PROBE_CARD)
 
     def perform(self, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action and everything it sets off. Refuses to start while another one runs.
@@ -103,7 +103,8 @@ class ActionSystem:
     def _phase(self, action: GameAction, handlers: tuple, depth: int) -> None:
         """Notify the handlers of one phase, then resolve the reactions they queued, depth-first."""
         game = self.game
-        self._open = reactions = []
+        reactions: list[GameAction] = []
+        self._open = reactions
         for handler in handlers:
             handler(game, action)
         self._open = None
@@ -118,7 +119,8 @@ class ActionSystem:
         game = self.game
         handlers = game.bus.events[_DEATH_REAPER]
         while True:
-            self._open = reactions = []
+            reactions: list[GameAction] = []
+            self._open = reactions
             for handler in handlers:
                 handler(game, root)
             self._open = None

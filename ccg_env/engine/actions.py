@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from mypy_extensions import mypyc_attr
+
+from .cards import HERO, Ability
 from .state import Card, Result
-
-if TYPE_CHECKING:
-    from .cards import Ability
+from .vocabulary import Zones
 
 
+#: The card a probe action (one that legal-move generation puts to the validators, never performs) points at
+#: until it is pointed at a real one. It is never part of a game.
+PROBE_CARD = Card(-1, HERO, 0, Zones.NONE, 0, 0, 0, 0, 0)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # new kinds of action may be defined in plain Python
 @dataclass(slots=True, eq=False)
 class GameAction:
     """Base of every action. ``player`` is the party responsible for it (not always the one on turn).
@@ -100,7 +107,7 @@ class Fatigue(GameAction):
 class PlayCard(GameAction):
     """Pay a card's cost and take it out of the hand. ``target`` is declared here and never changed."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
     target: Card | None = None
 
 
@@ -108,7 +115,7 @@ class PlayCard(GameAction):
 class CastSpell(GameAction):
     """A played spell resolves: 'whenever you cast' reacts to its prepare phase, its effects to perform."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
     target: Card | None = None
 
 
@@ -116,14 +123,14 @@ class CastSpell(GameAction):
 class PlaceSecret(GameAction):
     """Put a played secret into its owner's secrets zone, hidden from the opponent."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
 
 
 @dataclass(slots=True, eq=False)
 class EquipWeapon(GameAction):
     """Equip a weapon card for the player's hero, destroying the one it replaces."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
     target: Card | None = None
 
 
@@ -131,7 +138,7 @@ class EquipWeapon(GameAction):
 class Summon(GameAction):
     """Put a minion onto the player's battlefield (from hand when ``played``, else a token)."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
     played: bool = False
     target: Card | None = None
 
@@ -143,8 +150,8 @@ class Summon(GameAction):
 class Attack(GameAction):
     """A character attacks an enemy character; both deal their attack to the other simultaneously."""
 
-    attacker: Card = None  # type: ignore[assignment]
-    defender: Card = None  # type: ignore[assignment]
+    attacker: Card
+    defender: Card
 
 
 @dataclass(slots=True, eq=False)
@@ -211,7 +218,7 @@ class Destroy(GameAction):
 class GainArmor(GameAction):
     """Give a hero armor, which absorbs damage before health."""
 
-    hero: Card = None  # type: ignore[assignment]
+    hero: Card
     amount: int = 0
 
 
@@ -226,8 +233,8 @@ class GainMana(GameAction):
 class TriggerAbility(GameAction):
     """A card's ability fires: its targets are resolved and its effect becomes reactions."""
 
-    card: Card = None  # type: ignore[assignment]
-    ability: Ability = None  # type: ignore[assignment]
+    card: Card
+    ability: Ability
     target: Card | None = None  # the declared target, for 'chosen' selectors
     trigger_card: Card | None = None  # the card that caused the trigger
     fizzled: bool = field(default=False, kw_only=True)  # the declared target was no longer legal
@@ -237,7 +244,7 @@ class TriggerAbility(GameAction):
 class AddToHand(GameAction):
     """Put a newly created card (such as The Coin) into the player's hand; it burns if the hand is full."""
 
-    card: Card = None  # type: ignore[assignment]
+    card: Card
 
 
 @dataclass(slots=True, eq=False)

@@ -39,6 +39,16 @@ class Choice(NamedTuple):
 
 
 END_TURN = Choice(ChoiceKind.END_TURN)
+
+
+def malformed(value: object) -> str | None:
+    """Why ``value`` is not a well-formed Choice, or None if it is (a NamedTuple does not check its fields)."""
+    if not isinstance(value, Choice):
+        return f"expected a Choice, got {value!r}"
+    items: tuple[object, ...] = value  # read as plain objects: compiled code would check them as typed
+    if not isinstance(items[0], ChoiceKind):
+        return f"a Choice's kind must be a ChoiceKind, got {items[0]!r}"
+    return None
 _PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK  # plain names: enum lookups are slow on Python 3.11
 _VALIDATE = Phase.VALIDATE
 _tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame

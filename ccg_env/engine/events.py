@@ -30,8 +30,9 @@ class Event(str, Enum):
 
 def all_subclasses(cls: type) -> list[type]:
     """Every subclass of ``cls`` defined so far, at any depth."""
-    out = []
-    for sub in cls.__subclasses__():
+    out: list[type] = []
+    subs: list[type] = cls.__subclasses__()
+    for sub in subs:
         out.append(sub)
         out.extend(all_subclasses(sub))
     return out

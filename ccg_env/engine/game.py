@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from .action_system import ActionSystem
 from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
 from .cards import CardSet, default_cards
-from .choices import Choice, ChoiceKind, Move, legal_moves, why_illegal
+from .choices import Choice, ChoiceKind, Move, legal_moves, malformed, why_illegal
 from .decks import Deck, resolve_deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus, all_subclasses
@@ -16,7 +16,7 @@ from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
 from .rules import Rules
-from .state import LIVE_ZONE_ATTRS, GameState, Player, Result
+from .state import LIVE_ZONE_ATTRS, Card, GameState, Player, Result
 from .systems import build_bus
 from .vocabulary import Zones
 
@@ -53,12 +53,12 @@ class Game:
     # --- creation ------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: int = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
+    def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
             cards: CardSet | None = None, log: bool = True) -> Game:
         """Start a game: shuffle both decks with the seeded generator, deal opening hands, begin turn 1.
 
         Args:
-            seed: seeds the game's only random generator; same seed and choices, same game.
+            seed: an integer that seeds the game's only random generator; same seed and choices, same game.
             decks: two decks (Deck objects, packaged deck names or YAML paths); defaults to
                 ``DEFAULT_DECKS``.
             rules: rules constants; defaults to ``configs/rules/default.yaml``.
@@ -87,7 +87,7 @@ class Game:
         return game
 
     @classmethod
-    def from_scenario(cls, scenario: dict[str, Any], seed: int = 0, *, rules: Rules | None = None,
+    def from_scenario(cls, scenario: object, seed: int = 0, *, rules: Rules | None = None,
                       cards: CardSet | None = None, log: bool = True) -> Game:
         """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format)."""
         from .scenario import build_scenario
@@ -102,7 +102,7 @@ class Game:
         choices, self.moves = legal_moves(self)
         return choices
 
-    def apply(self, choice: Choice) -> None:
+    def apply(self, choice: object) -> None:
         """Perform a legal choice and everything it sets off.
 
         A choice is legal exactly when :meth:`legal_actions` lists it in the current state. The list made by
@@ -113,8 +113,10 @@ class Game:
             IllegalActionError: the choice is not legal now; the state is left exactly as it was.
             GameOverError: the game is over (a subclass of IllegalActionError).
         """
-        if not isinstance(choice, Choice):
-            raise IllegalActionError(f"expected a Choice, got {choice!r}")
+        problem = malformed(choice)
+        if problem is not None:
+            raise IllegalActionError(problem)
+        choice = cast(Choice, choice)
         state = self.state
         if state.result is not None:
             raise GameOverError(f"{choice} is illegal: the game is over ({state.result.value})")
@@ -130,9 +132,9 @@ class Game:
         me = state.current
         kind = choice.kind
         if kind is _PLAY:
-            action: GameAction = PlayCard(me, cards[0], cards[1])
+            action: GameAction = PlayCard(me, cast(Card, cards[0]), cards[1])
         elif kind is _ATTACK:
-            action = Attack(me, cards[0], cards[1])
+            action = Attack(me, cast(Card, cards[0]), cast(Card, cards[1]))
         else:
             action = ChangeTurn(me, 1 - me)
         self.actions.perform(action, validated=True)
@@ -210,7 +212,7 @@ class Game:
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, text: str, *, cards: CardSet | None = None) -> Game:
+    def from_json(cls, text: str | bytes, *, cards: CardSet | None = None) -> Game:
         """Load a state written by :meth:`to_json`; a corrupt or foreign document raises ``StateError``."""
         from .serialize import state_from_json
 

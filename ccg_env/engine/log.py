@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .actions import GameAction
+if TYPE_CHECKING:
+    from .actions import GameAction
 
 
 class LogEntry(NamedTuple):

@@ -50,7 +50,7 @@ _PLAYER_KEYS = {"health", "armor", "mana", "max_mana", "fatigue", "hand", "deck"
 _MINION_KEYS = {"card", "attack", "health", "max_health", "keywords", "sleeping", "order_of_play", "attacks_made"}
 
 
-def build_scenario(game_cls: type[Game], scenario: dict[str, Any], seed: int, *, rules: Rules, cards: CardSet,
+def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rules, cards: CardSet,
                    log: bool) -> Game:
     """Create the described game without dealing or starting a turn."""
     source = "scenario"
@@ -141,10 +141,11 @@ def _minion(state: GameState, spec: Any, make, item: str, field: str) -> Card:
     card.health = _int(spec, "health", card.health, where, low=1)
     card.max_health = _int(spec, "max_health", max(card.max_health, card.health), where, low=card.health)
     card.attacks_made = _int(spec, "attacks_made", 0, where, low=0)
-    card.sleeping = spec.get("sleeping", False)
-    if not isinstance(card.sleeping, bool):
-        raise DataError(f"expected true or false, got {card.sleeping!r}", source="scenario", item=where,
+    sleeping = spec.get("sleeping", False)
+    if not isinstance(sleeping, bool):
+        raise DataError(f"expected true or false, got {sleeping!r}", source="scenario", item=where,
                         field="sleeping")
+    card.sleeping = sleeping
     for name in _list(spec, "keywords", where):
         if name not in KEYWORD_NAMES:
             raise DataError(f"unknown keyword {name!r}", source="scenario", item=item, field=f"{field}.keywords")

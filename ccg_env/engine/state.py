@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from .rng import Rng
-from .vocabulary import CardType, Zones
-
-if TYPE_CHECKING:
-    from .cards import CardDef
-    from .log import LogEntry
-    from .rules import Rules
+from .cards import CardDef
+from .log import LogEntry
+from .rules import Rules
+from .vocabulary import ZONE_ATTRS, CardType, Zones
 
 
 @dataclass(slots=True, eq=False)
@@ -93,16 +91,6 @@ class Player:
             yield zone, getattr(self, attr)
 
 
-ZONE_ATTRS: dict[Zones, str] = {
-    Zones.HERO: "hero_zone",
-    Zones.WEAPON: "weapon",
-    Zones.DECK: "deck",
-    Zones.HAND: "hand",
-    Zones.BATTLEFIELD: "battlefield",
-    Zones.SECRETS: "secrets",
-    Zones.GRAVEYARD: "graveyard",
-}
-
 _SEARCH_ORDER = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck")
 
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
@@ -130,7 +118,7 @@ class GameState:
     next_order: int = 1
     result: Result | None = None
     winner: int | None = None
-    log: list[LogEntry] = field(default_factory=list)
+    log: list[LogEntry] | None = field(default_factory=list)
 
     def new_uid(self) -> int:
         """Hand out the next card id."""

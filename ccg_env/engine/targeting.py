@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from .state import ZONE_ATTRS
-from .vocabulary import CHARACTER_ZONES, ZONE_ORDER, Alliance, CardType, Keyword, Zones
+from .vocabulary import CHARACTER_ZONES, ZONE_ATTRS, ZONE_ORDER, Alliance, CardType, Keyword, Zones
 
 if TYPE_CHECKING:
     from .actions import PlayCard

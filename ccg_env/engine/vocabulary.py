@@ -129,3 +129,15 @@ NO_ZONE, HERO_ZONE, WEAPON_ZONE, DECK_ZONE = Zones.NONE, Zones.HERO, Zones.WEAPO
 HAND_ZONE, BATTLEFIELD_ZONE = Zones.HAND, Zones.BATTLEFIELD
 SECRETS_ZONE, GRAVEYARD_ZONE = Zones.SECRETS, Zones.GRAVEYARD
 MINION, SPELL, WEAPON, SECRET = CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET
+
+
+#: The Player attribute that holds each zone's cards, in the canonical zone order.
+ZONE_ATTRS: dict[Zones, str] = {
+    Zones.HERO: "hero_zone",
+    Zones.WEAPON: "weapon",
+    Zones.DECK: "deck",
+    Zones.HAND: "hand",
+    Zones.BATTLEFIELD: "battlefield",
+    Zones.SECRETS: "secrets",
+    Zones.GRAVEYARD: "graveyard",
+}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..engine import Card, Choice, ChoiceKind, Game, Player
-from ..engine.actions import Attack
+from ..engine.actions import PROBE_CARD, Attack
 from ..engine.events import Phase
 
 _ATTACK = ChoiceKind.ATTACK
@@ -33,7 +33,7 @@ class AttackerCheck:
     def __init__(self, game: Game) -> None:
         self._game = game
         self._validators = game.bus.tables[Phase.VALIDATE].get(Attack, ())
-        self._probe = Attack(game.state.current)
+        self._probe = Attack(game.state.current, PROBE_CARD, PROBE_CARD)
 
     def __call__(self, card: Card) -> bool:
         if card.attack <= 0:  # the cheapest refusal first, as legal-choice generation does

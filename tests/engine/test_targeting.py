@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from ccg_env.engine import (Alliance, Choice, ChoiceKind, Game, IllegalActionError, Mark, Zones, auto_target,
+from ccg_env.engine import (COMPILED, Alliance, Choice, ChoiceKind, Game, IllegalActionError, Mark, Zones, auto_target,
                             candidates, load_cards)
 from ccg_env.engine.cards import default_cards
 from ccg_env.engine.rng import Rng
@@ -174,6 +174,8 @@ def test_random_picks_never_land_on_minions_waiting_for_the_reaper(cards):
         assert (yeti.health, croc.health) == (5 - 1 - 5, 3 - 1 - 5)
 
 
+@pytest.mark.skipif(COMPILED, reason="patches a module function, which compiled callers bind at build time; "
+                                      "`make test` runs this tier again on the pure-Python engine")
 def test_the_mask_validation_and_random_targets_share_one_candidate_function(cards, monkeypatch):
     import ccg_env.engine.targeting as targeting
 

@@ -10,7 +10,7 @@ from ..actions import (
 )
 from ..events import EventBus, Phase
 from ..factory import new_card
-from ..targeting import candidates, still_targetable
+from ..targeting import Mark, candidates, still_targetable
 from ..vocabulary import (
     BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector, Trigger,
 )
@@ -166,13 +166,21 @@ def _chosen(state: GameState, action: TriggerAbility) -> list[Card] | None:
     target, card = action.target, action.card
     if target is None:  # an optional target left empty
         return []
-    return [target] if still_targetable(state, card.owner, card.definition.target.allowed, target) else None
+    spec = card.definition.target
+    assert spec is not None, "a 'chosen' selector needs a target spec (checked at load)"
+    return [target] if still_targetable(state, card.owner, spec.allowed, target) else None
 
 
 def _random(state: GameState, action: TriggerAbility) -> list[Card]:
     card, ability = action.card, action.ability
-    pool = [c for c in candidates(state, card.owner, ability.mark) if c is not card]
+    pool = [c for c in candidates(state, card.owner, _mark(ability)) if c is not card]
     return state.rng.sample(pool, ability.count)
+
+
+def _mark(ability: Ability) -> Mark:
+    mark = ability.mark
+    assert mark is not None, "'all' and 'random' selectors have a mark (checked at load)"
+    return mark
 
 
 def _trigger_card(state: GameState, action: TriggerAbility) -> list[Card]:
@@ -182,7 +190,7 @@ def _trigger_card(state: GameState, action: TriggerAbility) -> list[Card]:
 
 _SELECTORS: dict[Selector, Callable[[GameState, TriggerAbility], list[Card] | None]] = {
     Selector.CHOSEN: _chosen,
-    Selector.ALL: lambda state, action: candidates(state, action.card.owner, action.ability.mark),
+    Selector.ALL: lambda state, action: candidates(state, action.card.owner, _mark(action.ability)),
     Selector.RANDOM: _random,
     Selector.SELF: lambda state, action: [action.card] if action.card.zone in _SELF_ZONES else [],
     Selector.OWN_HERO: lambda state, action: [state.players[action.card.owner].hero],
@@ -196,7 +204,9 @@ def _reaction(cls: type, action: TriggerAbility, *args) -> GameAction:
 
 
 def _new_cards(game: Game, action: TriggerAbility, owner: int) -> Card:
-    return new_card(game.state, game.cards.get_card(action.ability.card), owner, NO_ZONE)
+    card_id = action.ability.card
+    assert card_id is not None, "summon and equip effects name a card (checked at load)"
+    return new_card(game.state, game.cards.get_card(card_id), owner, NO_ZONE)
 
 
 def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameAction:

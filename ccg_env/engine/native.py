@@ -1,0 +1,120 @@
+"""Whether the engine runs its mypyc-compiled modules or their Python sources, and which one is running.
+
+Installing the package compiles the hot engine modules listed here with mypyc when it can (setting
+``CCG_ENV_PURE_PYTHON=1`` at install time skips that) and records a hash of every source it compiled in
+``_compiled.json``. At import, the compiled modules are used only if all of them are present and match their
+sources; otherwise, or with ``CCG_ENV_PURE_PYTHON=1`` at run time, the sources themselves are imported, so an
+edited engine never runs stale compiled code. Both builds play identical games (tests/engine/test_native.py).
+
+This module imports nothing from the package: ``setup.py`` reads the module list from it before building.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from dataclasses import fields
+from pathlib import Path
+from types import ModuleType
+from typing import Sequence
+
+#: Engine modules compiled by the install, relative to ``ccg_env.engine``: the ones every decision runs through.
+COMPILED_MODULES = (
+    "action_system", "actions", "choices", "events", "game", "rng", "state", "targeting",
+    "systems.abilities", "systems.combat", "systems.damage", "systems.death", "systems.effects",
+    "systems.keywords", "systems.mana", "systems.match", "systems.play", "systems.player", "systems.secrets",
+    "systems.summon", "systems.victory", "systems.weapons",
+)
+#: The shared library mypyc builds for all of them (a module of the package).
+SHARED_LIBRARY = "ccg_env.engine._native"
+#: What the install writes beside this file after compiling: the compiler and each source's hash.
+MANIFEST = "_compiled.json"
+#: Set to anything but "" or "0" to skip compiling at install time, or to run the sources at run time.
+PURE_ENV_VAR = "CCG_ENV_PURE_PYTHON"
+
+_PACKAGE = "ccg_env.engine"
+_HERE = Path(__file__).resolve().parent
+
+
+def source_path(module: str, root: Path = _HERE) -> Path:
+    """The ``.py`` file of a module named relative to the engine package."""
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_digests(root: Path = _HERE) -> dict[str, str]:
+    """SHA-256 of every compiled module's source, by module name."""
+    return {m: hashlib.sha256(source_path(m, root).read_bytes()).hexdigest() for m in COMPILED_MODULES}
+
+
+def pure_python_requested() -> bool:
+    return os.environ.get(PURE_ENV_VAR, "") not in ("", "0")
+
+
+def _extension_of(module: str) -> Path | None:
+    stem = _HERE.joinpath(*module.split("."))
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = stem.parent / (stem.name + suffix)
+        if path.exists():
+            return path
+    return None
+
+
+def _choose() -> tuple[bool, str]:
+    """Return (run the compiled modules?, a one-line description of the engine build that runs)."""
+    if pure_python_requested():
+        return False, f"pure Python ({PURE_ENV_VAR} is set)"
+    present = [m for m in COMPILED_MODULES if _extension_of(m) is not None]
+    if not present:
+        return False, "pure Python (not compiled)"
+    try:
+        manifest = json.loads((_HERE / MANIFEST).read_text())
+        recorded, compiler = dict(manifest["sources"]), str(manifest["compiler"])
+    except (OSError, ValueError, KeyError, TypeError):
+        recorded, compiler = {}, "mypyc"
+    current = source_digests()
+    stale = [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current[m]]
+    if stale:
+        shown = ", ".join(stale[:4]) + (f" and {len(stale) - 4} more" if len(stale) > 4 else "")
+        warnings.warn(
+            f"ccg_env: the compiled engine does not match its sources ({shown}); running the pure-Python engine "
+            f"instead (same games, slower). Rebuild with `make build` or `pip install -e .`, or set "
+            f"{PURE_ENV_VAR}=1 to silence this.", RuntimeWarning, stacklevel=3)
+        return False, "pure Python (compiled modules out of date)"
+    return True, f"compiled ({compiler})"
+
+
+class _SourcesFirst(importlib.abc.MetaPathFinder):
+    """Imports the listed modules from their ``.py`` files even where a compiled module sits beside them."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None):
+        if fullname not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname[len(_PACKAGE) + 1:]))
+
+
+def select_build() -> tuple[bool, str]:
+    """Decide between compiled modules and sources; called once, before any engine module is imported."""
+    compiled, description = _choose()
+    if not compiled and any(_extension_of(m) is not None for m in COMPILED_MODULES):
+        sys.meta_path.insert(0, _SourcesFirst([f"{_PACKAGE}.{m}" for m in COMPILED_MODULES]))
+    return compiled, description
+
+
+def allow_slotted_subclasses(cls: type) -> None:
+    """Give a compiled dataclass the ``__slots__`` its Python version has.
+
+    A compiled class keeps its fields in its native layout and has no ``__slots__``; a plain-Python subclass
+    declared with ``@dataclass(slots=True)`` would then re-declare every inherited field as a slot of its own,
+    hiding the values from the compiled code that reads them.
+    """
+    if "__slots__" not in vars(cls):
+        cls.__slots__ = tuple(f.name for f in fields(cls))  # type: ignore[attr-defined]
