@@ -11,7 +11,7 @@ PYTEST_ARGS ?= -q -n 2
 # The install compiles the hot engine modules with mypyc (setup.py); here a failed compile is an error, not a
 # quiet fall-back to the pure-Python engine.
 export CCG_ENV_REQUIRE_COMPILED := 1
-ENGINE_SOURCES := $(wildcard ccg_env/engine/*.py ccg_env/engine/systems/*.py)
+COMPILED_SOURCES := $(wildcard ccg_env/engine/*.py ccg_env/engine/systems/*.py ccg_env/env/*.py)
 COMPILED := ccg_env/engine/_compiled.json
 
 .PHONY: venv build run test bench
@@ -25,9 +25,10 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install -e ".[train,dev]"
 	touch $(STAMP)
 
-# Recompile the engine in place when its sources change (until then, the engine runs them uncompiled).
+# Recompile in place when the compiled modules' sources change (until then, those run uncompiled; the
+# install itself compiles, hence only an order-only dependency on it).
 build: $(COMPILED)
-$(COMPILED): $(STAMP) $(ENGINE_SOURCES)
+$(COMPILED): $(COMPILED_SOURCES) | $(STAMP)
 	$(BIN)/python setup.py -q build_ext --inplace
 	touch $(COMPILED)
 

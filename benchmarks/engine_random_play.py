@@ -14,6 +14,7 @@ import statistics
 
 from agents.bench import clone_microseconds, mid_game, random_play
 from ccg_env.cli import positive_int, positive_seconds
+from ccg_env.engine import ENGINE_BUILD
 from ccg_env.engine.decks import default_deck_paths
 
 
@@ -34,6 +35,7 @@ def main() -> None:
     clone_us = [clone_microseconds(game, number=20000) for _ in range(args.repeats)]
     board = sum(len(p.battlefield) for p in game.state.players)
     hands = sum(len(p.hand) for p in game.state.players)
+    print(f"engine build: {ENGINE_BUILD}")
     print(f"{'metric':<32}{'median':>12}{'min':>12}{'max':>12}")
     for name, values in (("decisions/s (random play)", [r[0] for r in runs]),
                          ("games/s (resets included)", [r[1] for r in runs]),

@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ccg_env.cli import positive_int
-from ccg_env.engine import Game
+from ccg_env.engine import ENGINE_BUILD, Game
 from ccg_env.env.aec import env as wrapped_env
 from ccg_env.env.aec import raw_env
 
@@ -73,6 +73,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     args = parser.parse_args()
     variants = {"engine only": Game, "raw_env": raw_env, "env (wrapped)": wrapped_env}
+    print(f"engine build: {ENGINE_BUILD}")
     print(f"{'variant':<16}{'median steps/s':>16}{'min':>10}{'max':>10}{'us/step':>10}"
           f"   ({args.steps} steps x {args.repeats})")
     for name, make in variants.items():

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import os
 import pstats
 import random
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -30,6 +32,8 @@ import gymnasium as gym
 import numpy as np
 
 from ccg_env.cli import positive_int
+from ccg_env.engine import COMPILED, ENGINE_BUILD
+from ccg_env.engine.native import COMPILED_MODULES, source_path
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -125,15 +129,41 @@ def category(filename: str) -> str:
     return "other (numpy, gymnasium, interpreter)"
 
 
+def compiled_names() -> dict[str, str]:
+    """Names of the classes and functions of the compiled modules -> their category.
+
+    cProfile sees compiled code only where Python calls into it, as a built-in named after the function or the
+    class of the method (``<method 'apply' of 'Game' objects>``); what it calls in turn is counted there.
+    """
+    if not COMPILED:
+        return {}
+    names = {}
+    for name in COMPILED_MODULES:
+        module = importlib.import_module(f"ccg_env.{name}")
+        for attr, value in vars(module).items():
+            if getattr(value, "__module__", None) == module.__name__:
+                names[attr] = category(str(source_path(name)))
+    return names
+
+
+_BUILTIN_NAME = re.compile(r"<(?:method '\w+' of '(\w+)' objects|built-in method (\w+))>")
+
+
 def profile_batched(steps: int) -> dict[str, float]:
     """Share of the batched env's time (N=64) per category, from cProfile's own times."""
+    compiled = compiled_names()
     profiler = cProfile.Profile()
     profiler.runcall(run_vector, lambda: CcgDuelVectorEnv(64, copy=False), steps, 0)
     stats = pstats.Stats(profiler).stats  # (file, line, name) -> (cc, nc, tottime, cumtime, callers)
     shares: dict[str, float] = defaultdict(float)
-    for (filename, _, _), (_, _, own, _, callers) in stats.items():
+    for (filename, _, function), (_, _, own, _, callers) in stats.items():
         if not filename.startswith("~") or not callers:
             shares[category(filename)] += own
+            continue
+        match = _BUILTIN_NAME.fullmatch(function)
+        owner = match and (match.group(1) or match.group(2))
+        if owner in compiled:  # compiled code entered from Python
+            shares[compiled[owner]] += own
             continue
         total = sum(c[2] for c in callers.values()) or 1.0  # a built-in: charge its callers by their share
         for (caller_file, _, _), caller_times in callers.items():
@@ -160,7 +190,9 @@ def main() -> None:
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if args.profile:
         print("\ncProfile of the batched env, N=64, as shares of the env's time (the benchmark loop is shown")
-        print("against the same total but excluded from it; profiler overhead inflates call-heavy code):")
+        print("against the same total but excluded from it; profiler overhead inflates call-heavy code;")
+        print(f"engine build: {ENGINE_BUILD}; compiled code is charged where Python called into it, and a")
+        print("compiled object called as a function, such as the observation writer, stays with its caller):")
         for name, share in profile_batched(args.steps).items():
             print(f"  {name:<34}{share:>7.1%}")
 

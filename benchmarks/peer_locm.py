@@ -37,6 +37,7 @@ import numpy as np
 
 from agents.bench import random_play
 from ccg_env.cli import positive_int, positive_seconds
+from ccg_env.engine import ENGINE_BUILD
 from ccg_env.env.aec import raw_env
 from ccg_env.env.gym_env import CcgDuelEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -207,7 +208,8 @@ def main() -> None:
 
 
 def _report(args: argparse.Namespace, locm: list[float], ours: dict[str, list[float]], problem: str | None) -> None:
-    print(f"\nrandom play, resets included; medians of {args.repeats} interleaved repeats x {args.seconds:g} s")
+    print(f"\nrandom play, resets included; medians of {args.repeats} interleaved repeats x {args.seconds:g} s; "
+          f"engine build: {ENGINE_BUILD}")
     header = f"  {'':<48}{'per s':>10}{'min':>9}{'max':>9}"
     print(header + (f"{'x gym-locm':>12}{'at locm=2,200':>15}" if locm else ""))
     if locm:

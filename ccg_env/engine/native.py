@@ -24,12 +24,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
-#: Engine modules compiled by the install, relative to ``ccg_env.engine``: the ones every decision runs through.
+#: Modules compiled by the install, relative to ``ccg_env``: the ones every decision and env step runs through.
 COMPILED_MODULES = (
-    "action_system", "actions", "choices", "events", "game", "rng", "state", "targeting",
-    "systems.abilities", "systems.combat", "systems.damage", "systems.death", "systems.effects",
-    "systems.keywords", "systems.mana", "systems.match", "systems.play", "systems.player", "systems.secrets",
-    "systems.summon", "systems.victory", "systems.weapons",
+    "engine.action_system", "engine.actions", "engine.choices", "engine.events", "engine.game", "engine.rng",
+    "engine.state", "engine.targeting", "engine.systems.abilities", "engine.systems.combat",
+    "engine.systems.damage", "engine.systems.death", "engine.systems.effects", "engine.systems.keywords",
+    "engine.systems.mana", "engine.systems.match", "engine.systems.play", "engine.systems.player",
+    "engine.systems.secrets", "engine.systems.summon", "engine.systems.victory", "engine.systems.weapons",
+    "env.attack_checks", "env.codec", "env.masks", "env.observation_writer",
 )
 #: The shared library mypyc builds for all of them (a module of the package).
 SHARED_LIBRARY = "ccg_env.engine._native"
@@ -38,16 +40,17 @@ MANIFEST = "_compiled.json"
 #: Set to anything but "" or "0" to skip compiling at install time, or to run the sources at run time.
 PURE_ENV_VAR = "CCG_ENV_PURE_PYTHON"
 
-_PACKAGE = "ccg_env.engine"
+_PACKAGE = "ccg_env"
 _HERE = Path(__file__).resolve().parent
+_ROOT = _HERE.parent  # the ccg_env folder
 
 
-def source_path(module: str, root: Path = _HERE) -> Path:
-    """The ``.py`` file of a module named relative to the engine package."""
+def source_path(module: str, root: Path = _ROOT) -> Path:
+    """The ``.py`` file of a module named relative to the ``ccg_env`` package (whose folder is ``root``)."""
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def source_digests(root: Path = _HERE) -> dict[str, str]:
+def source_digests(root: Path = _ROOT) -> dict[str, str]:
     """SHA-256 of every compiled module's source, by module name."""
     return {m: hashlib.sha256(source_path(m, root).read_bytes()).hexdigest() for m in COMPILED_MODULES}
 
@@ -57,7 +60,7 @@ def pure_python_requested() -> bool:
 
 
 def _extension_of(module: str) -> Path | None:
-    stem = _HERE.joinpath(*module.split("."))
+    stem = _ROOT.joinpath(*module.split("."))
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = stem.parent / (stem.name + suffix)
         if path.exists():
@@ -102,7 +105,10 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
 
 
 def select_build() -> tuple[bool, str]:
-    """Decide between compiled modules and sources; called once, before any engine module is imported."""
+    """Decide between compiled modules and sources; called once, before any of them is imported.
+
+    ``ccg_env.engine`` calls it first thing, and ``ccg_env.env`` imports the engine before its own modules.
+    """
     compiled, description = _choose()
     if not compiled and any(_extension_of(m) is not None for m in COMPILED_MODULES):
         sys.meta_path.insert(0, _SourcesFirst([f"{_PACKAGE}.{m}" for m in COMPILED_MODULES]))

@@ -11,6 +11,8 @@ import sys
 import types
 from typing import Any
 
+from .. import engine  # noqa: F401  first: it decides between compiled modules and sources (engine.native)
+
 
 class _CallableEnvPackage(types.ModuleType):
     """The ``ccg_env.env`` package, callable as the wrapped AEC env factory."""

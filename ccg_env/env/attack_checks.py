@@ -53,9 +53,9 @@ def attackers_now(game: Game, legal: Sequence[Choice] | None = None) -> set[int]
     engine's Attack validators.
     """
     if legal is not None and game.state.result is None:
-        uids = set()
+        uids: set[int] = set()
         for kind, source, _ in legal:
-            if kind is _ATTACK:
+            if kind is _ATTACK and source is not None:
                 uids.add(source)
         return uids
     check = AttackerCheck(game)

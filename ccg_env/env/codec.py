@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
@@ -134,10 +134,11 @@ class ActionCodec:
     def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
         """Encode many choices of the current position at once."""
         hand = game.state.players[game.state.current].hand
-        play = {card.uid: 1 + i for i, card in zip(range(0, len(hand) * self._play_width, self._play_width), hand)}
+        play: dict[int | None, int] = {
+            card.uid: 1 + i for i, card in zip(range(0, len(hand) * self._play_width, self._play_width), hand)}
         slot = self._target_slots(game)  # own hero 1, own minions 2.., enemy hero b + 2, enemy minions b + 3..
         width, attack_base = self._attack_width, self._attack_base  # attacker slot s at defender slot d:
-        out = []  # attack_base + s * width + d, with s and d the attacker's and defender's target slots
+        out: list[int] = []  # attack_base + s * width + d, with s and d the attacker's and defender's target slots
         append = out.append
         for kind, source, target in choices:
             if kind is _PLAY:
@@ -152,11 +153,15 @@ class ActionCodec:
         """Return the action id of one choice in the current position."""
         return self.encode_all(game, [choice])[0]
 
-    def decode(self, game: Game, action_id: int) -> Choice | None:
-        """Return the choice an id stands for now, or None when its slots are empty or out of range.
+    def decode(self, game: Game, action_id: SupportsIndex) -> Choice | None:
+        """Return the choice an id (any integer, numpy's included) stands for now, or None when its slots are
+        empty or out of range.
 
         A decoded choice may still be illegal (not enough mana, a taunt in the way): ``Game.apply`` decides.
         """
+        return self._decode(game, operator.index(action_id))
+
+    def _decode(self, game: Game, action_id: int) -> Choice | None:
         layout = self.layout
         if not 0 <= action_id < layout.size:
             return None

@@ -24,7 +24,7 @@ def legal_mask(game: Game, codec: ActionCodec, player: int, out: np.ndarray) -> 
         out.fill(0)
         out[ids] = 1
         return
-    mask = memoryview(out).cast("B")
+    mask = memoryview(out).cast("B")  # type: ignore[arg-type]  # numpy arrays are buffers; its stubs do not say so
     mask[:] = bytes(len(mask))
     for action_id in ids:
         mask[action_id] = 1

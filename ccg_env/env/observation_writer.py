@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import operator
 import struct
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -47,7 +47,7 @@ class _NoWeapon(NamedTuple):
 _NO_WEAPON = (_NoWeapon(),)
 
 
-def _clip(value: int, cap: int | float) -> int | float:
+def _clip(value: int | float, cap: int | float) -> int | float:
     return 0 if value < 0 else cap if value > cap else value
 
 
@@ -72,10 +72,10 @@ class Bounds(NamedTuple):
     def of(cls, encoder: ObservationEncoder) -> Bounds:
         """Read the bounds; check that every entry they do not cover is a 0/1 flag, so that it needs none."""
         high, covered = encoder.view(encoder.high), encoder.view(np.zeros(encoder.size, dtype=bool))
-        parts = {"hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
+        parts: dict[str, list[tuple[str, Any]]] = {"hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
                  "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])],
                  "secrets": [("own_secrets", np.s_[:])]}
-        bounds = {name: _one_bound(high, covered, where) for name, where in parts.items()}
+        bounds: dict[str, Any] = {name: _one_bound(high, covered, where) for name, where in parts.items()}
         bounds["zone_sizes"] = _row_bounds(high, covered, ["zone_sizes"], np.s_[:])
         bounds["hand"] = _row_bounds(high, covered, ["own_hand"], _STATS)
         bounds["minion"] = _row_bounds(high, covered, ["own_battlefield", "enemy_battlefield"], _STATS)
@@ -151,7 +151,7 @@ class ObservationWriter:
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
-        floats = memoryview(out)
+        floats = memoryview(out)  # type: ignore[arg-type]  # numpy arrays are buffers; its stubs do not say so
         if floats.format != "f" or floats.shape != (encoder.size,) or not floats.c_contiguous:
             raise ValueError(f"out must be a contiguous float32 array of shape ({encoder.size},), got "
                              f"{getattr(out, 'dtype', type(out))} {getattr(out, 'shape', '')}")
@@ -215,7 +215,7 @@ class ObservationWriter:
         own_sizes = len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets)
         foe_sizes = len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets)
         hero_cap, mana_cap, (deck, hand, graveyard, field, secrets), fatigue_cap, turn_cap = self._bounds[:5]
-        values = (own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
+        values: tuple[int | float, ...] = (own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
                   own.uid in own_attackers,
                   foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
                   foe.uid in enemy_attackers,
@@ -282,7 +282,7 @@ class ObservationWriter:
             index = encoder.card_rows[card.definition][0]
             counts[index] = counts.get(index, 0) + 1
         for index, count in counts.items():
-            floats[base + index] = min(count, cap) * scale
+            floats[base + index] = min(count, cap) * scale  # type: ignore[assignment]  # a float32 view
         self._secrets = bool(counts)
 
 

@@ -73,21 +73,21 @@ def test_an_edited_source_runs_uncompiled_with_a_warning(tmp_path):
     package = Path(ccg_env.__file__).parent
     copy = tmp_path / "ccg_env"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    game_py = source_path("game", copy / "engine")
+    game_py = source_path("engine.game", copy)
     game_py.write_text(game_py.read_text() + "\nEDITED_AFTER_COMPILING = True\n")
     lines = _run("import ccg_env.engine as e, ccg_env.engine.game as g; print(e.ENGINE_BUILD); "
                  "print(g.EDITED_AFTER_COMPILING, g.__file__)", pure=False, cwd=tmp_path, path=tmp_path)
     assert lines[0] == "pure Python (compiled modules out of date)"
     assert lines[1] == f"True {game_py}"
-    assert any("does not match its sources (game)" in line and "make build" in line for line in lines[2:])
+    assert any("does not match its sources (engine.game)" in line and "make build" in line for line in lines[2:])
 
 
 @needs_compiled
 def test_the_manifest_records_every_compiled_source():
     manifest = json.loads((Path(ccg_env.__file__).parent / "engine" / MANIFEST).read_text())
     assert set(manifest["sources"]) == set(COMPILED_MODULES)
-    game_hash = hashlib.sha256(source_path("game").read_bytes()).hexdigest()
-    assert manifest["sources"]["game"] == game_hash and manifest["compiler"].startswith("mypyc ")
+    game_hash = hashlib.sha256(source_path("engine.game").read_bytes()).hexdigest()
+    assert manifest["sources"]["engine.game"] == game_hash and manifest["compiler"].startswith("mypyc ")
 
 
 def test_a_slotted_python_subclass_of_a_compiled_action_keeps_its_fields():
