@@ -11,8 +11,6 @@ PYTEST_ARGS ?= -q -n 2
 # The install compiles the hot engine modules with mypyc (setup.py); here a failed compile is an error, not a
 # quiet fall-back to the pure-Python engine.
 export CCG_ENV_REQUIRE_COMPILED := 1
-COMPILED_SOURCES := $(wildcard ccg_env/engine/*.py ccg_env/engine/systems/*.py ccg_env/env/*.py)
-COMPILED := ccg_env/engine/_compiled.json
 
 .PHONY: venv build run test bench
 
@@ -25,12 +23,10 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install -e ".[train,dev]"
 	touch $(STAMP)
 
-# Recompile in place when the compiled modules' sources change (until then, those run uncompiled; the
-# install itself compiles, hence only an order-only dependency on it).
-build: $(COMPILED)
-$(COMPILED): $(COMPILED_SOURCES) | $(STAMP)
-	$(BIN)/python setup.py -q build_ext --inplace
-	touch $(COMPILED)
+# Recompile in place when a compiled module is missing or does not match its source (until then the package runs
+# the sources); the install itself compiles, so right after it this only checks.
+build: venv
+	$(BIN)/python -W ignore -m ccg_env.engine.native || $(BIN)/python setup.py -q build_ext --inplace
 
 run: build
 	$(BIN)/ccg-env arena

@@ -68,20 +68,31 @@ def _extension_of(module: str) -> Path | None:
     return None
 
 
+def out_of_date() -> list[str]:
+    """The compiled modules that are missing or do not match their sources (all of them when none was built)."""
+    try:
+        manifest = json.loads((_HERE / MANIFEST).read_text())
+        recorded = dict(manifest["sources"])
+    except (OSError, ValueError, KeyError, TypeError):
+        recorded = {}
+    current = source_digests()
+    return [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current[m]]
+
+
+def _compiler() -> str:
+    try:
+        return str(json.loads((_HERE / MANIFEST).read_text())["compiler"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "mypyc"
+
+
 def _choose() -> tuple[bool, str]:
     """Return (run the compiled modules?, a one-line description of the engine build that runs)."""
     if pure_python_requested():
         return False, f"pure Python ({PURE_ENV_VAR} is set)"
-    present = [m for m in COMPILED_MODULES if _extension_of(m) is not None]
-    if not present:
+    if not any(_extension_of(m) is not None for m in COMPILED_MODULES):
         return False, "pure Python (not compiled)"
-    try:
-        manifest = json.loads((_HERE / MANIFEST).read_text())
-        recorded, compiler = dict(manifest["sources"]), str(manifest["compiler"])
-    except (OSError, ValueError, KeyError, TypeError):
-        recorded, compiler = {}, "mypyc"
-    current = source_digests()
-    stale = [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current[m]]
+    stale = out_of_date()
     if stale:
         shown = ", ".join(stale[:4]) + (f" and {len(stale) - 4} more" if len(stale) > 4 else "")
         warnings.warn(
@@ -89,7 +100,7 @@ def _choose() -> tuple[bool, str]:
             f"instead (same games, slower). Rebuild with `make build` or `pip install -e .`, or set "
             f"{PURE_ENV_VAR}=1 to silence this.", RuntimeWarning, stacklevel=3)
         return False, "pure Python (compiled modules out of date)"
-    return True, f"compiled ({compiler})"
+    return True, f"compiled ({_compiler()})"
 
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):
@@ -124,3 +135,7 @@ def allow_slotted_subclasses(cls: type) -> None:
     """
     if "__slots__" not in vars(cls):
         cls.__slots__ = tuple(f.name for f in fields(cls))  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":  # `python -m ccg_env.engine.native`: exit 0 when the compiled modules are current
+    sys.exit(1 if out_of_date() else 0)
