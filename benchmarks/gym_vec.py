@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
 import os
 import pstats
 import random
-import re
 import statistics
+import subprocess
+import sys
 import time
 from collections import defaultdict
 from typing import Callable
@@ -33,7 +33,7 @@ import numpy as np
 
 from ccg_env.cli import positive_int
 from ccg_env.engine import COMPILED, ENGINE_BUILD
-from ccg_env.engine.native import COMPILED_MODULES, source_path
+from ccg_env.engine.native import PURE_ENV_VAR
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
@@ -129,41 +129,15 @@ def category(filename: str) -> str:
     return "other (numpy, gymnasium, interpreter)"
 
 
-def compiled_names() -> dict[str, str]:
-    """Names of the classes and functions of the compiled modules -> their category.
-
-    cProfile sees compiled code only where Python calls into it, as a built-in named after the function or the
-    class of the method (``<method 'apply' of 'Game' objects>``); what it calls in turn is counted there.
-    """
-    if not COMPILED:
-        return {}
-    names = {}
-    for name in COMPILED_MODULES:
-        module = importlib.import_module(f"ccg_env.{name}")
-        for attr, value in vars(module).items():
-            if getattr(value, "__module__", None) == module.__name__:
-                names[attr] = category(str(source_path(name)))
-    return names
-
-
-_BUILTIN_NAME = re.compile(r"<(?:method '\w+' of '(\w+)' objects|built-in method (\w+))>")
-
-
 def profile_batched(steps: int) -> dict[str, float]:
     """Share of the batched env's time (N=64) per category, from cProfile's own times."""
-    compiled = compiled_names()
     profiler = cProfile.Profile()
     profiler.runcall(run_vector, lambda: CcgDuelVectorEnv(64, copy=False), steps, 0)
     stats = pstats.Stats(profiler).stats  # (file, line, name) -> (cc, nc, tottime, cumtime, callers)
     shares: dict[str, float] = defaultdict(float)
-    for (filename, _, function), (_, _, own, _, callers) in stats.items():
+    for (filename, _, _), (_, _, own, _, callers) in stats.items():
         if not filename.startswith("~") or not callers:
             shares[category(filename)] += own
-            continue
-        match = _BUILTIN_NAME.fullmatch(function)
-        owner = match and (match.group(1) or match.group(2))
-        if owner in compiled:  # compiled code entered from Python
-            shares[compiled[owner]] += own
             continue
         total = sum(c[2] for c in callers.values()) or 1.0  # a built-in: charge its callers by their share
         for (caller_file, _, _), caller_times in callers.items():
@@ -177,7 +151,11 @@ def main() -> None:
     parser.add_argument("--steps", type=positive_int, default=20_000, help="env-steps per repeat")
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats; the median is reported")
     parser.add_argument("--profile", action="store_true", help="also split the batched env's time by component")
+    parser.add_argument("--profile-only", action="store_true", help=argparse.SUPPRESS)  # the child of --profile
     args = parser.parse_args()
+    if args.profile_only:
+        print_profile(args.steps)
+        return
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
           f"{args.steps} steps x {args.repeats}")
     print(f"{'variant':<28}{'env-steps/s (wall)':>20}{'min':>9}{'max':>9}{'per CPU-second':>16}")
@@ -189,13 +167,21 @@ def main() -> None:
         print(f"{name:<28}{statistics.median(wall):>20,.0f}{min(wall):>9,.0f}{max(wall):>9,.0f}{cpu_text:>16}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if args.profile:
-        print("\ncProfile of the batched env, N=64, as shares of the env's time (the benchmark loop is shown")
-        print("against the same total but excluded from it; profiler overhead inflates call-heavy code;")
-        print(f"engine build: {ENGINE_BUILD}; compiled code is charged where Python called into it, and a")
-        print("compiled object called as a function, such as the observation writer, stays with its caller):")
-        for name, share in profile_batched(args.steps).items():
-            print(f"  {name:<34}{share:>7.1%}")
+        print_profile(args.steps)
 
+
+def print_profile(steps: int) -> None:
+    """Print the split of the batched env's time; cProfile sees no function inside compiled modules, so with the
+    compiled build it profiles the pure-Python one in a child process (the compiled split differs)."""
+    if COMPILED:
+        env = {**os.environ, PURE_ENV_VAR: "1"}
+        subprocess.run([sys.executable, __file__, "--profile-only", "--steps", str(steps)], env=env, check=True)
+        return
+    print(f"\ncProfile of the batched env, N=64, as shares of the env's time; engine build: {ENGINE_BUILD}")
+    print("(cProfile cannot see inside compiled code; the benchmark loop is shown against the same total but")
+    print("excluded from it; profiler overhead inflates call-heavy code):")
+    for name, share in profile_batched(steps).items():
+        print(f"  {name:<34}{share:>7.1%}")
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,6 @@
 """Whether the engine runs its mypyc-compiled modules or their Python sources, and which one is running.
 
-Installing the package compiles the hot engine modules listed here with mypyc when it can (setting
+Installing the package compiles the engine and env modules listed here with mypyc when it can (setting
 ``CCG_ENV_PURE_PYTHON=1`` at install time skips that) and records a hash of every source it compiled in
 ``_compiled.json``. At import, the compiled modules are used only if all of them are present and match their
 sources; otherwise, or with ``CCG_ENV_PURE_PYTHON=1`` at run time, the sources themselves are imported, so an
@@ -26,12 +26,12 @@ from typing import Sequence
 
 #: Modules compiled by the install, relative to ``ccg_env``: the ones every decision and env step runs through.
 COMPILED_MODULES = (
-    "engine.action_system", "engine.actions", "engine.choices", "engine.events", "engine.game", "engine.rng",
-    "engine.state", "engine.targeting", "engine.systems.abilities", "engine.systems.combat",
+    "engine.action_system", "engine.actions", "engine.choices", "engine.events", "engine.factory", "engine.game",
+    "engine.rng", "engine.state", "engine.targeting", "engine.systems.abilities", "engine.systems.combat",
     "engine.systems.damage", "engine.systems.death", "engine.systems.effects", "engine.systems.keywords",
     "engine.systems.mana", "engine.systems.match", "engine.systems.play", "engine.systems.player",
     "engine.systems.secrets", "engine.systems.summon", "engine.systems.victory", "engine.systems.weapons",
-    "env.attack_checks", "env.codec", "env.masks", "env.observation_writer",
+    "env.attack_checks", "env.codec", "env.duel", "env.masks", "env.observation_writer",
 )
 #: The shared library mypyc builds for all of them (a module of the package).
 SHARED_LIBRARY = "ccg_env.engine._native"

@@ -172,7 +172,7 @@ class AgentOpponent:
         self._write_observation(game, seat, choices)
         observation = self._observation.copy()
         ids = setup.codec.encode_all(game, choices)
-        mask = np.zeros(setup.codec.layout.size, dtype=np.int8)
+        mask: np.ndarray = np.zeros(setup.codec.layout.size, dtype=np.int8)
         mask[ids] = 1
         action_id = int(self.agent.act(observation, mask, GameView(game, seat, setup.codec)))
         for candidate, choice in zip(ids, choices):
@@ -235,7 +235,7 @@ class Duel:
         self.episode_return = 0.0
         self._write_observation = setup.encoder.writer(observation, normalize=setup.normalize_observations,
                                                        exclusive=True)
-        self._mask_bytes = memoryview(mask).cast("B")
+        self._mask_bytes = memoryview(mask).cast("B")  # type: ignore[arg-type]  # numpy arrays are buffers
         self._zero_mask = bytes(mask.nbytes)
 
     def reset(self, rng: np.random.Generator, options: dict[str, Any] | None = None) -> None:
@@ -269,25 +269,26 @@ class Duel:
         Returns:
             ``(reward, terminated, truncated)`` from the learner's point of view.
         """
-        if self.outcome is not None or self.game is None:
+        game = self.game
+        if self.outcome is not None or game is None:
             raise RuntimeError("Duel.step: the episode is over (or never started); call reset() first")
         choice = self.legal.get(action)
         self.length += 1
         if choice is None:
             return self._illegal()
-        self.game.apply(choice)
+        game.apply(choice)
         self._play_opponent()
         return self._settle()
 
     def _play_opponent(self) -> None:
-        game, seat, opponent = self.game, self.seat, self.opponent
+        game, seat, opponent = self._game(), self.seat, self.opponent
         state = game.state
         while state.result is None and state.current != seat:
             game.apply(opponent.choose(game, 1 - seat))
 
     def _settle(self) -> tuple[float, bool, bool]:
         """Write the learner's observation and mask; return the reward and end flags of the position."""
-        game = self.game
+        game = self._game()
         state = game.state
         if state.result is None:
             choices = game.legal_actions()
@@ -318,11 +319,17 @@ class Duel:
 
     def _write(self, legal: list[Choice] | None = None) -> None:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
-        self._write_observation(self.game, self.seat, legal)
+        self._write_observation(self._game(), self.seat, legal)
         mask_bytes = self._mask_bytes
         mask_bytes[:] = self._zero_mask
         for action_id in self.legal:
             mask_bytes[action_id] = 1
+
+    def _game(self) -> Game:
+        game = self.game
+        if game is None:
+            raise RuntimeError("Duel: no game yet; call reset() first")
+        return game
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

@@ -1,4 +1,4 @@
-"""The compiled engine and its pure-Python sources: which one runs, and that both play the same games."""
+"""The compiled modules and their pure-Python sources: which ones run, and that both play the same games."""
 
 import hashlib
 import json
@@ -41,6 +41,24 @@ DIGEST_SCRIPT = textwrap.dedent("""
     print(digest.hexdigest())
 """)
 
+#: Steps the batched env (observation writer, codec and mask included) and prints a digest of what it returns.
+ENV_DIGEST_SCRIPT = textwrap.dedent("""
+    import hashlib, random
+    import numpy as np
+    from ccg_env.env.vector import CcgDuelVectorEnv
+    digest = hashlib.sha256()
+    for normalize in (False, True):
+        env = CcgDuelVectorEnv(8, normalize_observations=normalize)
+        observations, infos = env.reset(seed=5)
+        rng = random.Random(5)
+        for _ in range(300):
+            actions = [rng.choice(np.flatnonzero(m).tolist()) if m.any() else 0 for m in infos["action_mask"]]
+            observations, rewards, terminated, truncated, infos = env.step(np.array(actions))
+            for array in (observations, rewards, terminated, truncated, infos["action_mask"]):
+                digest.update(array.tobytes())
+    print(digest.hexdigest())
+""")
+
 
 def _run(script: str, *, pure: bool, cwd: Path | None = None, path: Path | None = None) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV_VAR}
@@ -65,6 +83,11 @@ def test_compiled_and_pure_python_engines_play_identical_games():
     pure = _run(DIGEST_SCRIPT, pure=True)
     assert compiled[0].startswith("compiled") and pure[0] == f"pure Python ({PURE_ENV_VAR} is set)"
     assert compiled[1] == pure[1]
+
+
+@needs_compiled
+def test_compiled_and_pure_python_envs_write_identical_observations_and_masks():
+    assert _run(ENV_DIGEST_SCRIPT, pure=False)[0] == _run(ENV_DIGEST_SCRIPT, pure=True)[0]
 
 
 @needs_compiled
