@@ -3,10 +3,10 @@
 The YAML data in the top-level ``configs/`` folder ships inside the package as ``ccg_env.configs``
 (``package-dir`` in pyproject.toml maps it), so its packages are listed here by hand from that folder.
 
-The engine and env modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python, about
-twice as fast). Where that cannot be done (no mypyc or no C compiler) the install warns and keeps the pure-Python
-engine, unless ``CCG_ENV_REQUIRE_COMPILED=1`` (the Makefile sets it) makes that an error.
-``CCG_ENV_PURE_PYTHON=1`` skips compiling.
+The engine and env modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python,
+about 1.5 times as fast per engine decision). Where that cannot be done (no mypyc or no C compiler) the install
+warns and keeps the pure-Python engine, unless ``CCG_ENV_REQUIRE_COMPILED=1`` (the Makefile sets it) makes that
+an error. ``CCG_ENV_PURE_PYTHON=1`` skips compiling.
 """
 
 import json

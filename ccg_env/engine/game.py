@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence, cast
+from typing import Any, Sequence, SupportsIndex, cast
 
 from .action_system import ActionSystem
 from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
@@ -181,7 +181,8 @@ class Game:
     def turn(self) -> int:
         return self.state.turn
 
-    def player(self, index: int) -> Player:
+    def player(self, index: SupportsIndex) -> Player:
+        """Player 0 or 1 (any integer type, numpy's included)."""
         return self.state.players[index]
 
     # --- copying -------------------------------------------------------------------------------

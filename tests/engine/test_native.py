@@ -124,3 +124,14 @@ def test_a_slotted_python_subclass_of_a_compiled_action_keeps_its_fields():
     game.perform(Shout(1, "hello", priority=4))
     assert heard == [(1, "hello", 4)]
     assert not Shout(0).cancelled
+
+
+def test_numpy_integers_work_where_python_ones_do():
+    """Compiled code checks declared types: the entry points that take an index accept any integer type."""
+    np = pytest.importorskip("numpy")
+    from ccg_env.env.codec import ActionCodec, ActionLayout
+
+    game = Game.new(seed=0)
+    assert game.player(np.int64(1)) is game.player(1)
+    codec = ActionCodec(ActionLayout.for_rules(game.state.rules))
+    assert codec.decode(game, np.int64(0)) == codec.decode(game, 0)
