@@ -8,8 +8,9 @@ wall-clock steps/s and in steps per CPU-second of this process (steadier when ot
 not meaningful for the async variant, whose work happens in worker processes).
 
 ``--profile`` also runs cProfile over the batched env (N=64) and splits its time into the engine
-(``ccg_env/engine``), the observation encoder, the action codec and mask, this env's own code (duel, vector, gym_env)
-and the rest; built-in calls are charged to their callers.
+(``ccg_env/engine``), the observation encoder, the action codec and mask, this env's own code (duel, vector,
+gym_env) and the rest; built-in calls are charged to their callers. cProfile cannot see inside compiled modules,
+so with the compiled build the profile runs on the pure-Python one, in a child process.
 
 Run: ``python benchmarks/gym_vec.py [--steps 20000] [--repeats 5] [--profile]``
 """
@@ -175,6 +176,7 @@ def print_profile(steps: int) -> None:
     compiled build it profiles the pure-Python one in a child process (the compiled split differs)."""
     if COMPILED:
         env = {**os.environ, PURE_ENV_VAR: "1"}
+        sys.stdout.flush()  # the child writes to the same stdout: keep the order of lines
         subprocess.run([sys.executable, __file__, "--profile-only", "--steps", str(steps)], env=env, check=True)
         return
     print(f"\ncProfile of the batched env, N=64, as shares of the env's time; engine build: {ENGINE_BUILD}")
@@ -182,6 +184,7 @@ def print_profile(steps: int) -> None:
     print("excluded from it; profiler overhead inflates call-heavy code):")
     for name, share in profile_batched(steps).items():
         print(f"  {name:<34}{share:>7.1%}")
+
 
 if __name__ == "__main__":
     main()

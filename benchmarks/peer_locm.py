@@ -189,7 +189,8 @@ REFERENCE_LOCM = 2200.0  # gym-locm's steps/s on these machines per ../shared/pe
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="duration of each measurement in a repeat")
+    parser.add_argument("--seconds", type=positive_seconds, default=5.0,
+                        help="duration of each measurement in a repeat")
     parser.add_argument("--repeats", type=positive_int, default=5, help="repeats, each measuring gym-locm then ours")
     parser.add_argument("--venv", type=Path, default=Path("/tmp/locm-venv"),
                         help="virtualenv for gym-locm (created and installed on first use)")

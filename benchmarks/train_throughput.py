@@ -122,7 +122,7 @@ def main() -> None:
                      "pick a config with a fixed opponent")
     rollout = config.n_steps * config.num_envs
     if args.timesteps < rollout:
-        parser.error(f"--timesteps {args.timesteps} --repeats {args.repeats}: need at least one rollout of "
+        parser.error(f"--timesteps {args.timesteps}: need at least one rollout of "
                      f"{rollout} steps ({config.num_envs} envs x n_steps {config.n_steps})")
     print(f"config {args.config}: policy {config.policy}, opponent {config.opponent}, num_envs={config.num_envs}, "
           f"n_steps={config.n_steps}, batch={config.batch_size}, epochs={config.n_epochs}, net={config.net_arch}; "

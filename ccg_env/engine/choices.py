@@ -39,6 +39,14 @@ class Choice(NamedTuple):
 
 
 END_TURN = Choice(ChoiceKind.END_TURN)
+_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK  # plain names: enum lookups are slow on Python 3.11
+_VALIDATE = Phase.VALIDATE
+_tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
+
+
+#: The cards a legal choice names, as :func:`legal_moves` resolved them: (source, target), None where absent.
+Move = tuple["Card | None", "Card | None"]
+_NO_CARDS: Move = (None, None)
 
 
 def malformed(value: object) -> str | None:
@@ -49,14 +57,6 @@ def malformed(value: object) -> str | None:
     if not isinstance(items[0], ChoiceKind):
         return f"a Choice's kind must be a ChoiceKind, got {items[0]!r}"
     return None
-_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK  # plain names: enum lookups are slow on Python 3.11
-_VALIDATE = Phase.VALIDATE
-_tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
-
-
-#: The cards a legal choice names, as :func:`legal_moves` resolved them: (source, target), None where absent.
-Move = tuple["Card | None", "Card | None"]
-_NO_CARDS: Move = (None, None)
 
 
 def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:

@@ -68,31 +68,31 @@ def _extension_of(module: str) -> Path | None:
     return None
 
 
-def out_of_date() -> list[str]:
-    """The compiled modules that are missing or do not match their sources (all of them when none was built)."""
+def _manifest() -> dict:
+    """What the install recorded after compiling (empty when it did not compile, or the file is unreadable)."""
     try:
         manifest = json.loads((_HERE / MANIFEST).read_text())
-        recorded = dict(manifest["sources"])
-    except (OSError, ValueError, KeyError, TypeError):
-        recorded = {}
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def out_of_date(manifest: dict | None = None) -> list[str]:
+    """The compiled modules that are missing or do not match their sources (all of them when none was built)."""
+    recorded = (manifest if manifest is not None else _manifest()).get("sources")
+    recorded = recorded if isinstance(recorded, dict) else {}
     current = source_digests()
     return [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current[m]]
 
 
-def _compiler() -> str:
-    try:
-        return str(json.loads((_HERE / MANIFEST).read_text())["compiler"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return "mypyc"
-
-
-def _choose() -> tuple[bool, str]:
+def _choose(built: bool) -> tuple[bool, str]:
     """Return (run the compiled modules?, a one-line description of the engine build that runs)."""
     if pure_python_requested():
         return False, f"pure Python ({PURE_ENV_VAR} is set)"
-    if not any(_extension_of(m) is not None for m in COMPILED_MODULES):
+    if not built:
         return False, "pure Python (not compiled)"
-    stale = out_of_date()
+    manifest = _manifest()
+    stale = out_of_date(manifest)
     if stale:
         shown = ", ".join(stale[:4]) + (f" and {len(stale) - 4} more" if len(stale) > 4 else "")
         warnings.warn(
@@ -100,7 +100,7 @@ def _choose() -> tuple[bool, str]:
             f"instead (same games, slower). Rebuild with `make build` or `pip install -e .`, or set "
             f"{PURE_ENV_VAR}=1 to silence this.", RuntimeWarning, stacklevel=3)
         return False, "pure Python (compiled modules out of date)"
-    return True, f"compiled ({_compiler()})"
+    return True, f"compiled ({manifest.get('compiler', 'mypyc')})"
 
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):
@@ -120,8 +120,9 @@ def select_build() -> tuple[bool, str]:
 
     ``ccg_env.engine`` calls it first thing, and ``ccg_env.env`` imports the engine before its own modules.
     """
-    compiled, description = _choose()
-    if not compiled and any(_extension_of(m) is not None for m in COMPILED_MODULES):
+    built = any(_extension_of(m) is not None for m in COMPILED_MODULES)
+    compiled, description = _choose(built)
+    if built and not compiled:  # compiled modules sit beside the sources: import the sources instead
         sys.meta_path.insert(0, _SourcesFirst([f"{_PACKAGE}.{m}" for m in COMPILED_MODULES]))
     return compiled, description
 

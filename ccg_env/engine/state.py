@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterator
 
-from .rng import Rng
 from .cards import CardDef
 from .log import LogEntry
+from .rng import Rng
 from .rules import Rules
 from .vocabulary import ZONE_ATTRS, CardType, Zones
 

@@ -253,15 +253,14 @@ class Duel:
             raise ValueError(f"reset options: seat must be 0 or 1, got {options.get('seat')!r}")
         scenario = options.get("scenario")
         if scenario is not None:
-            self.game = Game.from_scenario(scenario, seed, rules=setup.rules, cards=setup.cards, log=setup.log)
+            game = Game.from_scenario(scenario, seed, rules=setup.rules, cards=setup.cards, log=setup.log)
         else:
-            self.game = Game.new(seed, decks=setup.decks_for(seed), rules=setup.rules, cards=setup.cards,
-                                 log=setup.log)
-        self.seat, self.game_seed = seat, seed
+            game = Game.new(seed, decks=setup.decks_for(seed), rules=setup.rules, cards=setup.cards, log=setup.log)
+        self.game, self.seat, self.game_seed = game, seat, seed
         self.outcome, self.length, self.episode_return = None, 0, 0.0
         self.opponent.reset(seed)
-        self._play_opponent()
-        self._settle()
+        self._play_opponent(game)
+        self._settle(game)
 
     def step(self, action: int) -> tuple[float, bool, bool]:
         """Play the learner's action id, then the opponent's turn if the learner ended its turn.
@@ -275,25 +274,24 @@ class Duel:
         choice = self.legal.get(action)
         self.length += 1
         if choice is None:
-            return self._illegal()
+            return self._illegal(game)
         game.apply(choice)
-        self._play_opponent()
-        return self._settle()
+        self._play_opponent(game)
+        return self._settle(game)
 
-    def _play_opponent(self) -> None:
-        game, seat, opponent = self._game(), self.seat, self.opponent
+    def _play_opponent(self, game: Game) -> None:
+        seat, opponent = self.seat, self.opponent
         state = game.state
         while state.result is None and state.current != seat:
             game.apply(opponent.choose(game, 1 - seat))
 
-    def _settle(self) -> tuple[float, bool, bool]:
+    def _settle(self, game: Game) -> tuple[float, bool, bool]:
         """Write the learner's observation and mask; return the reward and end flags of the position."""
-        game = self._game()
         state = game.state
         if state.result is None:
             choices = game.legal_actions()
             self.legal = dict(zip(self.setup.codec.encode_all(game, choices), choices))
-            self._write(choices)
+            self._write(game, choices)
             return 0.0, False, False
         if state.result is Result.TURN_LIMIT:
             outcome = "turn_limit"
@@ -301,35 +299,29 @@ class Duel:
             outcome = "draw"
         else:
             outcome = "win" if state.winner == self.seat else "loss"
-        return self._finish(outcome, state.result is Result.TURN_LIMIT)
+        return self._finish(game, outcome, state.result is Result.TURN_LIMIT)
 
-    def _illegal(self) -> tuple[float, bool, bool]:
+    def _illegal(self, game: Game) -> tuple[float, bool, bool]:
         if self.setup.illegal_action == "ignore":
             self.episode_return += self.setup.illegal_reward
             return self.setup.illegal_reward, False, False
-        return self._finish("illegal_action", False)
+        return self._finish(game, "illegal_action", False)
 
-    def _finish(self, outcome: str, truncated: bool) -> tuple[float, bool, bool]:
+    def _finish(self, game: Game, outcome: str, truncated: bool) -> tuple[float, bool, bool]:
         self.outcome = outcome
         self.legal = {}
-        self._write()
+        self._write(game)
         reward = OUTCOME_REWARDS[outcome]
         self.episode_return += reward
         return reward, not truncated, truncated
 
-    def _write(self, legal: list[Choice] | None = None) -> None:
+    def _write(self, game: Game, legal: list[Choice] | None = None) -> None:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
-        self._write_observation(self._game(), self.seat, legal)
+        self._write_observation(game, self.seat, legal)
         mask_bytes = self._mask_bytes
         mask_bytes[:] = self._zero_mask
         for action_id in self.legal:
             mask_bytes[action_id] = 1
-
-    def _game(self) -> Game:
-        game = self.game
-        if game is None:
-            raise RuntimeError("Duel: no game yet; call reset() first")
-        return game
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

@@ -72,9 +72,9 @@ class Bounds(NamedTuple):
     def of(cls, encoder: ObservationEncoder) -> Bounds:
         """Read the bounds; check that every entry they do not cover is a 0/1 flag, so that it needs none."""
         high, covered = encoder.view(encoder.high), encoder.view(np.zeros(encoder.size, dtype=bool))
-        parts: dict[str, list[tuple[str, Any]]] = {"hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
-                 "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])],
-                 "secrets": [("own_secrets", np.s_[:])]}
+        parts: dict[str, list[tuple[str, Any]]] = {
+            "hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
+            "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])], "secrets": [("own_secrets", np.s_[:])]}
         bounds: dict[str, Any] = {name: _one_bound(high, covered, where) for name, where in parts.items()}
         bounds["zone_sizes"] = _row_bounds(high, covered, ["zone_sizes"], np.s_[:])
         bounds["hand"] = _row_bounds(high, covered, ["own_hand"], _STATS)
@@ -215,11 +215,12 @@ class ObservationWriter:
         own_sizes = len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets)
         foe_sizes = len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets)
         hero_cap, mana_cap, (deck, hand, graveyard, field, secrets), fatigue_cap, turn_cap = self._bounds[:5]
-        values: tuple[int | float, ...] = (own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
-                  own.uid in own_attackers,
-                  foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
-                  foe.uid in enemy_attackers,
-                  mana, max_mana, foe_max_mana, *own_sizes, *foe_sizes, own_fatigue, foe_fatigue, turn, player == 0)
+        values: tuple[int | float, ...] = (
+            own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
+            own.uid in own_attackers,
+            foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
+            foe.uid in enemy_attackers,
+            mana, max_mana, foe_max_mana, *own_sizes, *foe_sizes, own_fatigue, foe_fatigue, turn, player == 0)
         if not (0 <= own_health <= hero_cap and 0 <= own_armor <= hero_cap and 0 <= own_attack <= hero_cap
                 and 0 <= own_weapon_attack <= hero_cap and 0 <= own_durability <= hero_cap
                 and 0 <= foe_health <= hero_cap and 0 <= foe_armor <= hero_cap and 0 <= foe_attack <= hero_cap
