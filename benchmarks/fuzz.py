@@ -258,7 +258,7 @@ def check_every_id(game: Game, codec: ActionCodec, mask: np.ndarray) -> None:
 def validators_accept(game: Game, choice: Choice) -> bool:
     """Whether the rules' validators accept the root action a choice stands for (no legal-move list involved)."""
     action = to_action(game, choice)
-    return not isinstance(action, str) and game.actions.refusal(action) is None
+    return not isinstance(action, str) and game.actions.refusal(game, action) is None
 
 
 def check_round_trip(game: Game) -> None:

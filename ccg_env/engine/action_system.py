@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .actions import PROBE_CARD, Attack, GameAction, PlayCard
 from .errors import EngineBusyError, GameOverError
-from .events import Event
+from .events import Event, EventBus
 from .log import LogEntry
 
 if TYPE_CHECKING:
@@ -28,22 +28,24 @@ class ActionSystem:
     own class; reactions they add are sorted by priority (descending) then order of play (ascending), stably,
     and each is resolved as its own full sequence before the next sibling (depth-first). After the root
     action, the death-reaper event is posted again and again while it produces reactions.
+
+    It keeps no reference to its game (the game passes itself in), so a game and its action system form no
+    reference cycle: a finished game is freed at once instead of waiting for the cycle collector.
     """
 
-    __slots__ = ("game", "_open", "active", "_bus", "_plans", "play_probe", "attack_probe")
+    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe")
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, bus: EventBus) -> None:
         #: the reactions list of the phase being notified (handlers append to it), None between phases
         self._open: list[GameAction] | None = None
         self.active = False
-        self._bus = game.bus
-        self._plans = game.bus.plans  # the bus clears this dict in place on registration: holding it stays current
+        self._bus = bus
+        self._plans = bus.plans  # the bus clears this dict in place on registration: holding it stays current
         #: actions that legal-move generation points at each possible source to ask the validators (never performed)
         self.play_probe, self.attack_probe = PlayCard(0, PROBE_CARD), Attack(0, PROBE_CARD, PROBE_CARD)
 
-    def perform(self, action: GameAction, *, validated: bool = False) -> None:
-        """Perform a root action and everything it sets off. Refuses to start while another one runs.
+    def perform(self, game: Game, action: GameAction, *, validated: bool = False) -> None:
+        """Perform a root action of ``game`` and everything it sets off. Refuses to start while another one runs.
 
         ``validated`` skips the validators for a root action the caller has just checked with :meth:`refusal`.
         """
@@ -52,21 +54,19 @@ class ActionSystem:
                 f"cannot perform {action.kind} while another action is resolving; "
                 "handlers must use add_reaction() instead"
             )
-        game = self.game
         if game.state.result is not None:
             raise GameOverError(f"cannot perform {action.kind}: the game is over ({game.state.result.value})")
         game.moves = None  # the legal moves listed for the state before this action no longer hold
         self.active = True
         try:
-            self._sequence(action, 0, validated)
-            self._death_phase(action)
+            self._sequence(game, action, 0, validated)
+            self._death_phase(game, action)
         finally:
             self.active = False
             self._open = None
 
-    def refusal(self, action: GameAction) -> str | None:
-        """Return the first validator's reason to refuse the action, or None if all accept it."""
-        game = self.game
+    def refusal(self, game: Game, action: GameAction) -> str | None:
+        """Return the first validator's reason to refuse the action in ``game``, or None if all accept it."""
         cls = type(action)
         for validator in (self._plans.get(cls) or self._bus.plan(cls))[0]:
             reason = validator(game, action)
@@ -74,8 +74,7 @@ class ActionSystem:
                 return reason
         return None
 
-    def _sequence(self, action: GameAction, depth: int, validated: bool = False) -> None:
-        game = self.game
+    def _sequence(self, game: Game, action: GameAction, depth: int, validated: bool = False) -> None:
         state = game.state
         cls = type(action)
         validators, prepare, perform = self._plans.get(cls) or self._bus.plan(cls)
@@ -96,13 +95,12 @@ class ActionSystem:
         if log is not None:
             log.append(LogEntry(depth, action))
         if prepare and not action.cancelled:
-            self._phase(action, prepare, depth)
+            self._phase(game, action, prepare, depth)
         if perform and not action.cancelled:
-            self._phase(action, perform, depth)
+            self._phase(game, action, perform, depth)
 
-    def _phase(self, action: GameAction, handlers: tuple, depth: int) -> None:
+    def _phase(self, game: Game, action: GameAction, handlers: tuple, depth: int) -> None:
         """Notify the handlers of one phase, then resolve the reactions they queued, depth-first."""
-        game = self.game
         reactions: list[GameAction] = []
         self._open = reactions
         for handler in handlers:
@@ -113,10 +111,9 @@ class ActionSystem:
                 reactions.sort(key=_reaction_order)
             depth += 1
             for reaction in reactions:
-                self._sequence(reaction, depth)
+                self._sequence(game, reaction, depth)
 
-    def _death_phase(self, root: GameAction) -> None:
-        game = self.game
+    def _death_phase(self, game: Game, root: GameAction) -> None:
         handlers = game.bus.events[_DEATH_REAPER]
         while True:
             reactions: list[GameAction] = []
@@ -129,4 +126,4 @@ class ActionSystem:
             if len(reactions) > 1:
                 reactions.sort(key=_reaction_order)
             for reaction in reactions:
-                self._sequence(reaction, 0)
+                self._sequence(game, reaction, 0)

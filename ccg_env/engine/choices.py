@@ -164,7 +164,7 @@ def why_illegal(game: Game, choice: Choice) -> str:
     action = to_action(game, choice)
     if isinstance(action, str):
         return action
-    reason = game.actions.refusal(action)
+    reason = game.actions.refusal(game, action)
     return reason if reason is not None else "it is not among the legal choices of this position"
 
 

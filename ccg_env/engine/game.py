@@ -45,7 +45,7 @@ class Game:
         self.state = state
         self.cards = cards
         self.bus = bus if bus is not None else _fresh_bus()
-        self.actions = ActionSystem(self)
+        self.actions = ActionSystem(self.bus)
         #: the legal moves of the current state, as listed by legal_actions() (None until listed; every
         #: performed action clears it), so that apply() finds a listed choice's cards without re-validating
         self.moves: dict[Choice, Move] | None = None
@@ -83,7 +83,7 @@ class Game:
             state.rng.shuffle(player.deck)
         game = cls(state, cards)
         state.turn = 1
-        game.actions.perform(StartGame(0))
+        game.actions.perform(game, StartGame(0))
         return game
 
     @classmethod
@@ -137,11 +137,11 @@ class Game:
             action = Attack(me, cast(Card, cards[0]), cast(Card, cards[1]))
         else:
             action = ChangeTurn(me, 1 - me)
-        self.actions.perform(action, validated=True)
+        self.actions.perform(self, action, validated=True)
 
     def perform(self, action: GameAction) -> None:
         """Perform any action as a root action (for scenarios and tests; players use :meth:`apply`)."""
-        self.actions.perform(action)
+        self.actions.perform(self, action)
 
     def add_reaction(self, action: GameAction) -> None:
         """Queue a reaction to the phase being notified (for handlers)."""

@@ -34,7 +34,7 @@ def _every_conceivable_choice(game: Game) -> list[Choice]:
 
 def _validators_accept(game: Game, choice: Choice) -> bool:
     action = to_action(game, choice)
-    return not isinstance(action, str) and game.actions.refusal(action) is None
+    return not isinstance(action, str) and game.actions.refusal(game, action) is None
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -22,16 +22,20 @@ def install(bus: EventBus) -> None:
 
 
 def validate_attacker(game: Game, action: Attack) -> str | None:
-    """The attacker is the acting player's character on turn, with attack, not frozen."""
+    """The attacker is the acting player's character on turn, with attack, not frozen.
+
+    The reasons legal-move generation meets on every decision (no attack, frozen) are constant strings: the
+    refused action names the attacker.
+    """
     attacker = action.attacker
     if action.player != game.state.current:
         return f"player {action.player} cannot attack on player {game.state.current}'s turn"
     if attacker.owner != action.player or attacker.zone not in CHARACTER_ZONES:
         return f"{attacker!r} is not a character of player {action.player} in play"
     if attacker.attack <= 0:
-        return f"{attacker!r} has no attack"
+        return "the attacker has no attack"
     if attacker.frozen_on_turn:
-        return f"{attacker!r} is frozen"
+        return "the attacker is frozen"
     return None
 
 

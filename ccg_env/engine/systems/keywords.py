@@ -35,13 +35,17 @@ def attacks_allowed(card: Card) -> int:
 
 def _attacks_left(game: Game, action: Attack) -> str | None:
     """Charge and windfury: a minion summoned this turn has no attack unless it has charge; a character
-    has one attack per turn, two with windfury."""
+    has one attack per turn, two with windfury.
+
+    The reasons are constant strings (the refused action names the attacker): legal-move generation asks this
+    of every character on each decision and throws the reason away.
+    """
     attacker = action.attacker
     keywords = attacker.keywords
     if attacker.sleeping and not keywords & CHARGE:
-        return f"{attacker!r} was summoned this turn and has no charge"
+        return "the attacker was summoned this turn and has no charge"
     if attacker.attacks_made >= (2 if keywords & WINDFURY else 1):
-        return f"{attacker!r} has no attacks left this turn"
+        return "the attacker has no attacks left this turn"
     return None
 
 
