@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .actions import PROBE_CARD, Attack, GameAction, PlayCard
 from .errors import EngineBusyError, GameOverError
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_DEATH_REAPER = Event.DEATH_REAPER  # a plain name: enum lookups through the class are slow on Python 3.11
+_DEATH_REAPER: Final = Event.DEATH_REAPER  # a plain name: enum lookups through the class are slow on Python 3.11
 
 
 def _reaction_order(action: GameAction) -> tuple[int, int]:

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from .cards import HERO, Ability
+from .definitions import HERO, Ability
 from .state import Card, Result
 from .vocabulary import Zones
 
 
 #: The card a probe action (one that legal-move generation puts to the validators, never performs) points at
 #: until it is pointed at a real one. It is never part of a game.
-PROBE_CARD = Card(-1, HERO, 0, Zones.NONE, 0, 0, 0, 0, 0)
+PROBE_CARD: Final = Card(-1, HERO, 0, Zones.NONE, 0, 0, 0, 0, 0)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # new kinds of action may be defined in plain Python

@@ -2,61 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .datafiles import check_keys, config_dir, get_int, read_yaml
+from .definitions import HERO, Ability, CardDef
 from .errors import DataError
 from .targeting import PREDICATES, Mark, Target
 from .vocabulary import (
     KEYWORD_NAMES, SECRET_TRIGGERS, Alliance, CardType, EffectKind, Keyword, Selector, Trigger, Zones,
 )
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Ability:
-    """Trigger + effect + target selector. Numbers not used by the effect stay 0."""
-
-    trigger: Trigger
-    effect: EffectKind
-    selector: Selector
-    mark: Mark | None = None  # for 'all' and 'random' selectors
-    count: int = 1  # picks for 'random'
-    amount: int = 0  # damage, heal, cards drawn, armor, mana, copies summoned
-    attack: int = 0
-    health: int = 0
-    keyword: int = 0
-    card: str | None = None  # card id summoned or equipped
-
-    def describe_short(self) -> str:
-        return f"{self.trigger.value}:{self.effect.value}"
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class CardDef:
-    """One card as designed. ``triggers`` indexes the abilities by trigger for the trigger system."""
-
-    id: str
-    name: str
-    card_type: CardType
-    cost: int
-    attack: int = 0
-    health: int = 0
-    durability: int = 0
-    keywords: int = 0
-    text: str = ""
-    target: Target | None = None
-    abilities: tuple[Ability, ...] = ()
-    collectible: bool = True
-    triggers: Mapping[Trigger, tuple[Ability, ...]] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        return f"CardDef({self.id!r})"
-
-
-#: The hero every player starts with; heroes are not part of card files.
-HERO = CardDef("hero", "Hero", CardType.HERO, 0, collectible=False)
 
 
 class CardSet(dict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import Attack, ChangeTurn, GameAction, PlayCard
 from .events import Phase
@@ -38,15 +38,16 @@ class Choice(NamedTuple):
         return f"{verb} #{self.source}{at}"
 
 
-END_TURN = Choice(ChoiceKind.END_TURN)
-_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK  # plain names: enum lookups are slow on Python 3.11
-_VALIDATE = Phase.VALIDATE
-_tuple_new = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
+END_TURN: Final = Choice(ChoiceKind.END_TURN)
+_PLAY: Final = ChoiceKind.PLAY  # plain names: enum lookups are slow on Python 3.11
+_ATTACK: Final = ChoiceKind.ATTACK
+_VALIDATE: Final = Phase.VALIDATE
+_tuple_new: Final = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
 
 #: The cards a legal choice names, as :func:`legal_moves` resolved them: (source, target), None where absent.
 Move = tuple["Card | None", "Card | None"]
-_NO_CARDS: Move = (None, None)
+_NO_CARDS: Final[Move] = (None, None)
 
 
 def malformed(value: object) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import HERO, CardDef
+from .definitions import HERO, CardDef
 from .state import Card, GameState, Player
 from .vocabulary import Zones
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence, SupportsIndex, cast
+from typing import Any, Final, Sequence, SupportsIndex, cast
 
 from .action_system import ActionSystem
 from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
@@ -32,8 +32,9 @@ def _fresh_bus() -> EventBus:
     return _DEFAULT_BUS.copy()  # every game owns its bus; the template is never handed out
 
 
-DEFAULT_DECKS = ("midrange", "aggro")
-_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
+DEFAULT_DECKS: Final = ("midrange", "aggro")
+_PLAY: Final = ChoiceKind.PLAY
+_ATTACK: Final = ChoiceKind.ATTACK
 
 
 class Game:

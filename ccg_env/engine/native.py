@@ -26,8 +26,9 @@ from typing import Sequence
 
 #: Modules compiled by the install, relative to ``ccg_env``: the ones every decision and env step runs through.
 COMPILED_MODULES = (
-    "engine.action_system", "engine.actions", "engine.choices", "engine.events", "engine.factory", "engine.game",
-    "engine.rng", "engine.state", "engine.targeting", "engine.systems.abilities", "engine.systems.combat",
+    "engine.action_system", "engine.actions", "engine.choices", "engine.definitions", "engine.events",
+    "engine.factory", "engine.game", "engine.rng", "engine.rules", "engine.state", "engine.targeting",
+    "engine.vocabulary", "engine.systems.abilities", "engine.systems.combat",
     "engine.systems.damage", "engine.systems.death", "engine.systems.effects", "engine.systems.keywords",
     "engine.systems.mana", "engine.systems.match", "engine.systems.play", "engine.systems.player",
     "engine.systems.secrets", "engine.systems.summon", "engine.systems.victory", "engine.systems.weapons",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Final, Sequence, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 class Rng:

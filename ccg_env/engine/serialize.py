@@ -6,7 +6,8 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from .cards import HERO, CardSet
+from .cards import CardSet
+from .definitions import HERO
 from .errors import DataError, StateError
 from .invariants import STATE_CHECKS, InvariantError
 from .rng import Rng

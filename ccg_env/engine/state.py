@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator
+from typing import Final, Iterator
 
-from .cards import CardDef
+from .definitions import CardDef
 from .log import LogEntry
 from .rng import Rng
 from .rules import Rules
@@ -91,10 +91,10 @@ class Player:
             yield zone, getattr(self, attr)
 
 
-_SEARCH_ORDER = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck")
+_SEARCH_ORDER: Final = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck")
 
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
-LIVE_ZONE_ATTRS = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
+LIVE_ZONE_ATTRS: Final = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
 
 
 class Result(str, Enum):

@@ -7,7 +7,7 @@ Legal-move generation, play validation, random picks, the re-check of a target w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Final
 
 from .vocabulary import CHARACTER_ZONES, ZONE_ATTRS, ZONE_ORDER, Alliance, CardType, Keyword, Zones
 
@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from .rng import Rng
     from .state import Card, GameState
 
-_STEALTH = int(Keyword.STEALTH)
-_TAUNT = int(Keyword.TAUNT)
+_STEALTH: Final = int(Keyword.STEALTH)
+_TAUNT: Final = int(Keyword.TAUNT)
 
 #: Named filters a mark may carry; each is a test on a card instance.
-PREDICATES: dict[str, Callable[[Card], bool]] = {
+PREDICATES: Final[dict[str, Callable[[Card], bool]]] = {
     "injured": lambda c: c.health < c.max_health,
     "undamaged": lambda c: c.health >= c.max_health,
     "taunt": lambda c: bool(c.keywords & _TAUNT),
@@ -178,4 +178,4 @@ def still_targetable(state: GameState, owner: int, mark: Mark, card: Card) -> bo
     return card in candidates(state, owner, mark, targeted=True)
 
 
-ATTACKABLE = Mark(Alliance.ENEMY, Zones.ACTIVE)
+ATTACKABLE: Final = Mark(Alliance.ENEMY, Zones.ACTIVE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import Enum, IntFlag
+from typing import Final
 
 
 class Zones(IntFlag):
@@ -16,11 +17,11 @@ class Zones(IntFlag):
     BATTLEFIELD = 1 << 4
     SECRETS = 1 << 5
     GRAVEYARD = 1 << 6
-    ACTIVE = HERO | BATTLEFIELD
+    ACTIVE = 1 << 0 | 1 << 4  # HERO | BATTLEFIELD, spelled out: the compiler cannot combine members in the body
 
 
 #: Zones in the order candidates are listed (the Targeting lesson's order).
-ZONE_ORDER = (
+ZONE_ORDER: Final = (
     Zones.HERO,
     Zones.WEAPON,
     Zones.DECK,
@@ -33,7 +34,7 @@ ZONE_ORDER = (
 
 #: Zones whose cards are characters in play. Hot paths test ``card.zone in CHARACTER_ZONES`` (a tuple
 #: membership test) rather than ``card.zone & Zones.ACTIVE``, because IntFlag arithmetic allocates.
-CHARACTER_ZONES = (Zones.HERO, Zones.BATTLEFIELD)
+CHARACTER_ZONES: Final = (Zones.HERO, Zones.BATTLEFIELD)
 
 
 class Alliance(IntFlag):
@@ -42,7 +43,7 @@ class Alliance(IntFlag):
     NONE = 0
     ALLY = 1 << 0
     ENEMY = 1 << 1
-    ANY = ALLY | ENEMY
+    ANY = 1 << 0 | 1 << 1  # ALLY | ENEMY, spelled out: the compiler cannot combine members in the body
 
 
 class CardType(str, Enum):
@@ -69,7 +70,7 @@ class Keyword(IntFlag):
     FREEZE = 1 << 7
 
 
-KEYWORD_NAMES: dict[str, Keyword] = {k.name.lower(): k for k in Keyword if k is not Keyword.NONE}
+KEYWORD_NAMES: Final[dict[str, Keyword]] = {str(k.name).lower(): k for k in Keyword if k is not Keyword.NONE}
 
 
 class Trigger(str, Enum):
@@ -89,7 +90,7 @@ class Trigger(str, Enum):
     SECRET_SPELL_CAST = "secret_spell_cast"  # secret: after your opponent casts a spell
 
 
-SECRET_TRIGGERS = frozenset(t for t in Trigger if t.value.startswith("secret_"))
+SECRET_TRIGGERS: Final = frozenset(t for t in Trigger if t.value.startswith("secret_"))
 
 
 class EffectKind(str, Enum):
@@ -125,14 +126,22 @@ class Selector(str, Enum):
 # metaclass's ``__getattr__`` hook slows every class attribute lookup. The rules' hot paths use these
 # module-level names, which are the very same member objects.
 
-NO_ZONE, HERO_ZONE, WEAPON_ZONE, DECK_ZONE = Zones.NONE, Zones.HERO, Zones.WEAPON, Zones.DECK
-HAND_ZONE, BATTLEFIELD_ZONE = Zones.HAND, Zones.BATTLEFIELD
-SECRETS_ZONE, GRAVEYARD_ZONE = Zones.SECRETS, Zones.GRAVEYARD
-MINION, SPELL, WEAPON, SECRET = CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET
+NO_ZONE: Final = Zones.NONE
+HERO_ZONE: Final = Zones.HERO
+WEAPON_ZONE: Final = Zones.WEAPON
+DECK_ZONE: Final = Zones.DECK
+HAND_ZONE: Final = Zones.HAND
+BATTLEFIELD_ZONE: Final = Zones.BATTLEFIELD
+SECRETS_ZONE: Final = Zones.SECRETS
+GRAVEYARD_ZONE: Final = Zones.GRAVEYARD
+MINION: Final = CardType.MINION
+SPELL: Final = CardType.SPELL
+WEAPON: Final = CardType.WEAPON
+SECRET: Final = CardType.SECRET
 
 
 #: The Player attribute that holds each zone's cards, in the canonical zone order.
-ZONE_ATTRS: dict[Zones, str] = {
+ZONE_ATTRS: Final[dict[Zones, str]] = {
     Zones.HERO: "hero_zone",
     Zones.WEAPON: "weapon",
     Zones.DECK: "deck",

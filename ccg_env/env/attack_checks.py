@@ -11,13 +11,13 @@ env until the engine offers them.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from ..engine import Card, Choice, ChoiceKind, Game, Player
 from ..engine.actions import PROBE_CARD, Attack
 from ..engine.events import Phase
 
-_ATTACK = ChoiceKind.ATTACK
+_ATTACK: Final = ChoiceKind.ATTACK
 
 
 class AttackerCheck:

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
 
-_PLAY, _ATTACK = ChoiceKind.PLAY, ChoiceKind.ATTACK
+_PLAY: Final = ChoiceKind.PLAY
+_ATTACK: Final = ChoiceKind.ATTACK
 
 
 def as_action_id(action: Any) -> int:

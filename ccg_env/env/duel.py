@@ -20,7 +20,7 @@ import random
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Final, Protocol, Sequence
 
 import gymnasium
 import numpy as np
@@ -32,11 +32,11 @@ from .codec import ActionCodec, ActionLayout
 from .observation import ObservationEncoder
 from .view import GameView
 
-SEATS = ("random", 0, 1)
-ILLEGAL_ACTION_MODES = ("lose", "ignore")
+SEATS: Final = ("random", 0, 1)
+ILLEGAL_ACTION_MODES: Final = ("lose", "ignore")
 #: Learner outcome of a finished episode -> reward.
-OUTCOME_REWARDS = {"win": 1.0, "loss": -1.0, "draw": 0.0, "turn_limit": 0.0, "illegal_action": -1.0}
-_MAX_SEED = 2**63 - 1
+OUTCOME_REWARDS: Final = {"win": 1.0, "loss": -1.0, "draw": 0.0, "turn_limit": 0.0, "illegal_action": -1.0}
+_MAX_SEED: Final = 2**63 - 1
 
 
 @dataclass(frozen=True)

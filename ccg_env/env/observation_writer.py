@@ -12,9 +12,10 @@ same thing as at its previous write and zeroes only rows that emptied, instead o
 
 from __future__ import annotations
 
+import math
 import operator
 import struct
-from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 
 import numpy as np
 
@@ -24,27 +25,19 @@ from .attack_checks import attackers_next_turn, attackers_now
 if TYPE_CHECKING:
     from .observation import ObservationEncoder
 
-KEYWORDS: tuple[Keyword, ...] = tuple(k for k in Keyword if k is not Keyword.NONE)
-CARD_TYPES: tuple[CardType, ...] = (CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET)
+KEYWORDS: Final[tuple[Keyword, ...]] = tuple(k for k in Keyword if k is not Keyword.NONE)
+CARD_TYPES: Final[tuple[CardType, ...]] = (CardType.MINION, CardType.SPELL, CardType.WEAPON, CardType.SECRET)
 #: The columns of a hand row and of a minion row before their keywords: "present", three stats (bounded and
 #: scaled), then 0/1 flags.
-HAND_HEAD = ("present", "cost", "attack", "health", "affordable")
-MINION_HEAD = ("present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen")
-HEAD_VALUES = 31  # own hero (7), enemy hero (7), mana (3), zone sizes (2 x 5), fatigue (2), turn (2)
+HAND_HEAD: Final = ("present", "cost", "attack", "health", "affordable")
+MINION_HEAD: Final = ("present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen")
+HEAD_VALUES: Final = 31  # own hero (7), enemy hero (7), mana (3), zone sizes (2 x 5), fatigue (2), turn (2)
 #: Rows per cache (hand or minion rows of one encoder) beyond which it starts over: about 0.5 KB a row, and a
 #: few hundred distinct rows cover long runs of the packaged decks.
-ROW_CACHE_LIMIT = 4096
-_HEAD = struct.Struct(f"{HEAD_VALUES}f")
-_STATS = slice(1, 4)
-_times = operator.mul
-
-
-class _NoWeapon(NamedTuple):
-    attack: int = 0
-    durability: int = 0
-
-
-_NO_WEAPON = (_NoWeapon(),)
+ROW_CACHE_LIMIT: Final = 4096
+_HEAD: Final = struct.Struct(f"{HEAD_VALUES}f")
+_STATS: Final = slice(1, 4)
+_times: Final = operator.mul
 
 
 def _clip(value: int | float, cap: int | float) -> int | float:
@@ -146,7 +139,7 @@ class ObservationWriter:
             the rows that changed since the previous write.
     """
 
-    __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_head_caps", "_head_scale", "_hand_rows",
+    __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale", "_hand_rows",
                  "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
@@ -156,7 +149,12 @@ class ObservationWriter:
             raise ValueError(f"out must be a contiguous float32 array of shape ({encoder.size},), got "
                              f"{getattr(out, 'dtype', type(out))} {getattr(out, 'shape', '')}")
         self.encoder, self.out, self._raw, self._floats = encoder, out, floats.cast("B"), floats
-        self._bounds = Bounds.of(encoder)
+        self._bounds = bounds = Bounds.of(encoder)
+        #: the integer parts of the head's bounds, for the check of integer game values (see _write_head)
+        deck, hand, graveyard, field, secrets = (math.floor(size) for size in bounds.zone_sizes)
+        self._int_caps: tuple[int, int, int, int, int, int, int, int, int] = (
+            math.floor(bounds.hero), math.floor(bounds.mana), math.floor(bounds.fatigue), math.floor(bounds.turn),
+            deck, hand, graveyard, field, secrets)
         self._head_caps = tuple(_number(x) for x in encoder.high[:HEAD_VALUES].tolist())
         self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
         self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
@@ -201,36 +199,51 @@ class ObservationWriter:
                     enemy_attackers: set[int]) -> None:
         """Both heroes, mana, zone sizes, fatigue and turn: one block of values, bounded (and scaled) in Python.
 
-        The bounds check is one chained condition over named values (the cheapest form in CPython); only when it
-        fails are the values clipped one by one.
+        Game values are integers, so each is checked against the integer part of its bound (``_int_caps``),
+        an exact test that compiled code runs on machine integers; only when it fails are the values clipped
+        one by one, to the bounds themselves.
         """
         own, foe = me.hero, enemy.hero
-        own_weapon, foe_weapon = (me.weapon or _NO_WEAPON)[0], (enemy.weapon or _NO_WEAPON)[0]
-        own_health, own_armor, own_attack, own_weapon_attack, own_durability = \
-            own.health, own.armor, own.attack, own_weapon.attack, own_weapon.durability
-        foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability = \
-            foe.health, foe.armor, foe.attack, foe_weapon.attack, foe_weapon.durability
-        mana, max_mana, foe_max_mana, own_fatigue, foe_fatigue, turn = \
-            me.mana, me.max_mana, enemy.max_mana, me.fatigue, enemy.fatigue, state.turn
-        own_sizes = len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets)
-        foe_sizes = len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets)
-        hero_cap, mana_cap, (deck, hand, graveyard, field, secrets), fatigue_cap, turn_cap = self._bounds[:5]
+        own_weapon_attack = own_durability = foe_weapon_attack = foe_durability = 0
+        if me.weapon:
+            own_weapon_attack, own_durability = me.weapon[0].attack, me.weapon[0].durability
+        if enemy.weapon:
+            foe_weapon_attack, foe_durability = enemy.weapon[0].attack, enemy.weapon[0].durability
+        own_health, own_armor, own_attack = own.health, own.armor, own.attack
+        foe_health, foe_armor, foe_attack = foe.health, foe.armor, foe.attack
+        mana, max_mana, foe_max_mana = me.mana, me.max_mana, enemy.max_mana
+        own_fatigue, foe_fatigue, turn = me.fatigue, enemy.fatigue, state.turn
+        own_deck, own_hand, own_graveyard, own_field, own_secrets = (
+            len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets))
+        foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets = (
+            len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets))
+        hero, mana_cap, fatigue, turns, deck, hand, graveyard, field, secrets = self._int_caps
+        if (0 <= own_health <= hero and 0 <= own_armor <= hero and 0 <= own_attack <= hero
+                and 0 <= own_weapon_attack <= hero and 0 <= own_durability <= hero
+                and 0 <= foe_health <= hero and 0 <= foe_armor <= hero and 0 <= foe_attack <= hero
+                and 0 <= foe_weapon_attack <= hero and 0 <= foe_durability <= hero
+                and 0 <= mana <= mana_cap and 0 <= max_mana <= mana_cap and 0 <= foe_max_mana <= mana_cap
+                and 0 <= own_fatigue <= fatigue and 0 <= foe_fatigue <= fatigue and 0 <= turn <= turns
+                and own_deck <= deck and foe_deck <= deck and own_hand <= hand and foe_hand <= hand
+                and own_graveyard <= graveyard and foe_graveyard <= graveyard and own_field <= field
+                and foe_field <= field and own_secrets <= secrets and foe_secrets <= secrets
+                and self._head_scale is None):
+            _HEAD.pack_into(
+                self._raw, 0, own_health, own_armor, own_attack, own_weapon_attack, own_durability,
+                own.frozen_on_turn > 0, own.uid in own_attackers,
+                foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
+                foe.uid in enemy_attackers, mana, max_mana, foe_max_mana,
+                own_deck, own_hand, own_graveyard, own_field, own_secrets,
+                foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets, own_fatigue, foe_fatigue, turn, player == 0)
+            return
         values: tuple[int | float, ...] = (
             own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
             own.uid in own_attackers,
             foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
-            foe.uid in enemy_attackers,
-            mana, max_mana, foe_max_mana, *own_sizes, *foe_sizes, own_fatigue, foe_fatigue, turn, player == 0)
-        if not (0 <= own_health <= hero_cap and 0 <= own_armor <= hero_cap and 0 <= own_attack <= hero_cap
-                and 0 <= own_weapon_attack <= hero_cap and 0 <= own_durability <= hero_cap
-                and 0 <= foe_health <= hero_cap and 0 <= foe_armor <= hero_cap and 0 <= foe_attack <= hero_cap
-                and 0 <= foe_weapon_attack <= hero_cap and 0 <= foe_durability <= hero_cap
-                and 0 <= mana <= mana_cap and 0 <= max_mana <= mana_cap and 0 <= foe_max_mana <= mana_cap
-                and 0 <= own_fatigue <= fatigue_cap and 0 <= foe_fatigue <= fatigue_cap and 0 <= turn <= turn_cap
-                and own_sizes[0] <= deck and foe_sizes[0] <= deck and own_sizes[1] <= hand and foe_sizes[1] <= hand
-                and own_sizes[2] <= graveyard and foe_sizes[2] <= graveyard and own_sizes[3] <= field
-                and foe_sizes[3] <= field and own_sizes[4] <= secrets and foe_sizes[4] <= secrets):
-            values = tuple(map(_clip, values, self._head_caps))
+            foe.uid in enemy_attackers, mana, max_mana, foe_max_mana,
+            own_deck, own_hand, own_graveyard, own_field, own_secrets,
+            foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets, own_fatigue, foe_fatigue, turn, player == 0)
+        values = tuple(map(_clip, values, self._head_caps))
         if self._head_scale is not None:
             values = tuple(map(_times, values, self._head_scale))
         _HEAD.pack_into(self._raw, 0, *values)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Final, Iterable
 
 from ..actions import (
     Attack, Buff, CastSpell, Damage, Destroy, DrawCards, EquipWeapon, Freeze, GainArmor, GainMana, GameAction,
@@ -16,21 +16,28 @@ from ..vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from ..cards import Ability
+    from ..definitions import Ability
     from ..game import Game
     from ..state import Card, GameState
 
 # Trigger members as plain names (enum lookups through the class are slow on Python 3.11: see vocabulary)
-_BATTLECRY, _DEATHRATTLE, _CARD_PLAYED = Trigger.BATTLECRY, Trigger.DEATHRATTLE, Trigger.CARD_PLAYED
-_SPELL_CAST, _MINION_SUMMONED, _SELF_DAMAGED = Trigger.SPELL_CAST, Trigger.MINION_SUMMONED, Trigger.SELF_DAMAGED
-_TURN_START, _TURN_END = Trigger.TURN_START, Trigger.TURN_END
-_SECRET_HERO_ATTACKED, _SECRET_MINION_ATTACKED = Trigger.SECRET_HERO_ATTACKED, Trigger.SECRET_MINION_ATTACKED
-_SECRET_MINION_PLAYED, _SECRET_SPELL_CAST = Trigger.SECRET_MINION_PLAYED, Trigger.SECRET_SPELL_CAST
-_GAIN_MANA = EffectKind.GAIN_MANA
-_SELF_ZONES = (HERO_ZONE, BATTLEFIELD_ZONE, WEAPON_ZONE)
-BATTLECRY_PRIORITY = 1  # a minion's battlecry resolves before 'after you summon' triggers
-SECRET_PRIORITY = 2  # 'when attacked' secrets spring before other reactions to the attack
-AFTER_PRIORITY = -1  # 'after your opponent plays / casts' secrets wait for the card's own effects
+_BATTLECRY: Final = Trigger.BATTLECRY
+_DEATHRATTLE: Final = Trigger.DEATHRATTLE
+_CARD_PLAYED: Final = Trigger.CARD_PLAYED
+_SPELL_CAST: Final = Trigger.SPELL_CAST
+_MINION_SUMMONED: Final = Trigger.MINION_SUMMONED
+_SELF_DAMAGED: Final = Trigger.SELF_DAMAGED
+_TURN_START: Final = Trigger.TURN_START
+_TURN_END: Final = Trigger.TURN_END
+_SECRET_HERO_ATTACKED: Final = Trigger.SECRET_HERO_ATTACKED
+_SECRET_MINION_ATTACKED: Final = Trigger.SECRET_MINION_ATTACKED
+_SECRET_MINION_PLAYED: Final = Trigger.SECRET_MINION_PLAYED
+_SECRET_SPELL_CAST: Final = Trigger.SECRET_SPELL_CAST
+_GAIN_MANA: Final = EffectKind.GAIN_MANA
+_SELF_ZONES: Final = (HERO_ZONE, BATTLEFIELD_ZONE, WEAPON_ZONE)
+BATTLECRY_PRIORITY: Final = 1  # a minion's battlecry resolves before 'after you summon' triggers
+SECRET_PRIORITY: Final = 2  # 'when attacked' secrets spring before other reactions to the attack
+AFTER_PRIORITY: Final = -1  # 'after your opponent plays / casts' secrets wait for the card's own effects
 
 
 def install(bus: EventBus) -> None:
@@ -188,7 +195,7 @@ def _trigger_card(state: GameState, action: TriggerAbility) -> list[Card]:
     return [trigger_card] if trigger_card is not None and trigger_card.health > 0 else []
 
 
-_SELECTORS: dict[Selector, Callable[[GameState, TriggerAbility], list[Card] | None]] = {
+_SELECTORS: Final[dict[Selector, Callable[[GameState, TriggerAbility], list[Card] | None]]] = {
     Selector.CHOSEN: _chosen,
     Selector.ALL: lambda state, action: candidates(state, action.card.owner, _mark(action.ability)),
     Selector.RANDOM: _random,
@@ -219,7 +226,7 @@ def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameActio
     return summons[0]
 
 
-EFFECTS: dict[EffectKind, Callable[[Game, TriggerAbility, list], GameAction]] = {
+EFFECTS: Final[dict[EffectKind, Callable[[Game, TriggerAbility, list], GameAction]]] = {
     EffectKind.DAMAGE: lambda g, a, t: _reaction(Damage, a, [Hit(a.card, c, a.ability.amount) for c in t]),
     EffectKind.HEAL: lambda g, a, t: _reaction(Heal, a, a.card, t, a.ability.amount),
     EffectKind.DRAW: lambda g, a, t: DrawCards(t[0].owner, a.ability.amount, order_of_play=a.card.order_of_play),

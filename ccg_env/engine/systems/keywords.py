@@ -5,7 +5,7 @@ Taunt and stealth also shape attack and play targets; that filter lives in the T
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import Attack, Damage, Destroy, Freeze, Heal, TurnEnd
 from ..events import EventBus, Phase
@@ -15,9 +15,13 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..state import Card
 
-CHARGE, WINDFURY, DIVINE_SHIELD = int(Keyword.CHARGE), int(Keyword.WINDFURY), int(Keyword.DIVINE_SHIELD)
-LIFESTEAL, POISONOUS, STEALTH, FREEZE = (int(Keyword.LIFESTEAL), int(Keyword.POISONOUS), int(Keyword.STEALTH),
-                                         int(Keyword.FREEZE))
+CHARGE: Final = int(Keyword.CHARGE)
+WINDFURY: Final = int(Keyword.WINDFURY)
+DIVINE_SHIELD: Final = int(Keyword.DIVINE_SHIELD)
+LIFESTEAL: Final = int(Keyword.LIFESTEAL)
+POISONOUS: Final = int(Keyword.POISONOUS)
+STEALTH: Final = int(Keyword.STEALTH)
+FREEZE: Final = int(Keyword.FREEZE)
 
 
 def install(bus: EventBus) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import AddToHand, ChangeTurn, DrawCards, GameOver, StartGame, TurnEnd, TurnStart
 from ..events import EventBus, Phase
@@ -13,7 +13,7 @@ from ..vocabulary import NO_ZONE
 if TYPE_CHECKING:
     from ..game import Game
 
-COIN_ID = "the_coin"
+COIN_ID: Final = "the_coin"
 
 
 def install(bus: EventBus) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import CastSpell, EquipWeapon, PlaceSecret, PlayCard, Summon
 from ..events import EventBus, Phase
@@ -12,7 +12,7 @@ from ..vocabulary import GRAVEYARD_ZONE, HAND_ZONE, MINION, NO_ZONE, SECRET, SPE
 if TYPE_CHECKING:
     from ..game import Game
 
-MINION_ENTERS_PRIORITY = 1
+MINION_ENTERS_PRIORITY: Final = 1
 
 
 def install(bus: EventBus) -> None:
@@ -44,7 +44,7 @@ def _leave_hand(game: Game, action: PlayCard) -> None:
 #: What a played card becomes, by type: (player, card, declared target, order of play) -> the next action.
 #: A played minion takes the board slot its play was validated against before 'whenever you play a card'
 #: triggers run (MINION_ENTERS_PRIORITY): a trigger that summons (Illidan Stormrage) must not fill that slot.
-_FOLLOW_UPS = {
+_FOLLOW_UPS: Final = {
     MINION: lambda player, card, target, order: Summon(player, card, True, target, priority=MINION_ENTERS_PRIORITY,
                                                        order_of_play=order),
     SPELL: lambda player, card, target, order: CastSpell(player, card, target, order_of_play=order),

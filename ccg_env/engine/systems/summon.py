@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import PlayCard, Summon
 from ..events import EventBus, Phase
@@ -11,7 +11,7 @@ from ..vocabulary import BATTLEFIELD_ZONE, MINION, Keyword
 if TYPE_CHECKING:
     from ..game import Game
 
-_CHARGE = int(Keyword.CHARGE)
+_CHARGE: Final = int(Keyword.CHARGE)
 
 
 def install(bus: EventBus) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import Attack, Destroy, EquipWeapon
 from ..events import EventBus, Phase
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 #: Keywords a weapon lends its hero while equipped.
-WEAPON_KEYWORDS = int(Keyword.WINDFURY | Keyword.LIFESTEAL | Keyword.POISONOUS | Keyword.FREEZE)
+WEAPON_KEYWORDS: Final = int(Keyword.WINDFURY | Keyword.LIFESTEAL | Keyword.POISONOUS | Keyword.FREEZE)
 
 
 def install(bus: EventBus) -> None:
