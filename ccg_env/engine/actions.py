@@ -1,4 +1,10 @@
-"""Game actions: one small class per kind of state change, each performed through the action system."""
+"""Game actions: one small class per kind of state change, each performed through the action system.
+
+Every action class is a dataclass that writes out its own ``__init__`` (``@dataclass`` keeps a class's own, or
+inherits the parent's with ``init=False``): compiled, the engine then builds its many actions per decision natively
+rather than through the interpreted ``__init__`` that ``@dataclass`` generates. ``tests/engine/test_actions.py``
+checks that each one takes exactly its fields, in the order and with the defaults ``@dataclass`` would give them.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +35,9 @@ class GameAction:
     priority: int = field(default=0, kw_only=True)
     order_of_play: int = field(default=0, kw_only=True)
     cancelled: bool = field(default=False, kw_only=True)
+
+    def __init__(self, player: int, *, priority: int = 0, order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
 
     def cancel(self) -> None:
         """Cancel the action: phases not yet run are skipped. There is no way to un-cancel."""
@@ -71,13 +80,18 @@ class ChangeTurn(GameAction):
 
     next_player: int = 0
 
+    def __init__(self, player: int, next_player: int = 0, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.next_player = next_player
 
-@dataclass(slots=True, eq=False)
+
+@dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class TurnEnd(GameAction):
     """Event: ``player``'s turn is ending."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class TurnStart(GameAction):
     """Event: ``player``'s turn starts (mana, draw and start-of-turn triggers react)."""
 
@@ -92,13 +106,19 @@ class DrawCards(GameAction):
     amount: int = 1
     drawn: list[Card] = field(default_factory=list, kw_only=True)
 
+    def __init__(self, player: int, amount: int = 1, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False, drawn: list[Card] | None = None) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.amount = amount
+        self.drawn = [] if drawn is None else drawn
 
-@dataclass(slots=True, eq=False)
+
+@dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class Overdraw(DrawCards):
     """Move ``amount`` cards from the deck straight to the graveyard (the hand was full)."""
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class Fatigue(GameAction):
     """Raise the player's fatigue by one; the hero then takes that much damage."""
 
@@ -110,6 +130,11 @@ class PlayCard(GameAction):
     card: Card
     target: Card | None = None
 
+    def __init__(self, player: int, card: Card, target: Card | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.target = card, target
+
 
 @dataclass(slots=True, eq=False)
 class CastSpell(GameAction):
@@ -118,12 +143,22 @@ class CastSpell(GameAction):
     card: Card
     target: Card | None = None
 
+    def __init__(self, player: int, card: Card, target: Card | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.target = card, target
+
 
 @dataclass(slots=True, eq=False)
 class PlaceSecret(GameAction):
     """Put a played secret into its owner's secrets zone, hidden from the opponent."""
 
     card: Card
+
+    def __init__(self, player: int, card: Card, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card = card
 
 
 @dataclass(slots=True, eq=False)
@@ -133,6 +168,11 @@ class EquipWeapon(GameAction):
     card: Card
     target: Card | None = None
 
+    def __init__(self, player: int, card: Card, target: Card | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.target = card, target
+
 
 @dataclass(slots=True, eq=False)
 class Summon(GameAction):
@@ -141,6 +181,11 @@ class Summon(GameAction):
     card: Card
     played: bool = False
     target: Card | None = None
+
+    def __init__(self, player: int, card: Card, played: bool = False, target: Card | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.played, self.target = card, played, target
 
 
 # --- combat and effects ------------------------------------------------------------------------
@@ -153,6 +198,11 @@ class Attack(GameAction):
     attacker: Card
     defender: Card
 
+    def __init__(self, player: int, attacker: Card, defender: Card, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.attacker, self.defender = attacker, defender
+
 
 @dataclass(slots=True, eq=False)
 class Hit:
@@ -162,12 +212,20 @@ class Hit:
     target: Card
     amount: int
 
+    def __init__(self, source: Card | None, target: Card, amount: int) -> None:
+        self.source, self.target, self.amount = source, target, amount
+
 
 @dataclass(slots=True, eq=False)
 class Damage(GameAction):
     """Deal damage; all hits of one action land simultaneously."""
 
     hits: list[Hit] = field(default_factory=list)
+
+    def __init__(self, player: int, hits: list[Hit] | None = None, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.hits = [] if hits is None else hits
 
 
 @dataclass(slots=True, eq=False)
@@ -177,6 +235,12 @@ class Heal(GameAction):
     source: Card | None = None
     targets: list[Card] = field(default_factory=list)
     amount: int = 0
+
+    def __init__(self, player: int, source: Card | None = None, targets: list[Card] | None = None, amount: int = 0, *,
+                 priority: int = 0, order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.source, self.amount = source, amount
+        self.targets = [] if targets is None else targets
 
 
 @dataclass(slots=True, eq=False)
@@ -188,6 +252,12 @@ class Buff(GameAction):
     attack: int = 0
     health: int = 0
 
+    def __init__(self, player: int, source: Card | None = None, targets: list[Card] | None = None, attack: int = 0,
+                 health: int = 0, *, priority: int = 0, order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.source, self.attack, self.health = source, attack, health
+        self.targets = [] if targets is None else targets
+
 
 @dataclass(slots=True, eq=False)
 class GiveKeyword(GameAction):
@@ -197,6 +267,12 @@ class GiveKeyword(GameAction):
     targets: list[Card] = field(default_factory=list)
     keyword: int = 0
 
+    def __init__(self, player: int, source: Card | None = None, targets: list[Card] | None = None, keyword: int = 0, *,
+                 priority: int = 0, order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.source, self.keyword = source, keyword
+        self.targets = [] if targets is None else targets
+
 
 @dataclass(slots=True, eq=False)
 class Freeze(GameAction):
@@ -204,6 +280,12 @@ class Freeze(GameAction):
 
     source: Card | None = None
     targets: list[Card] = field(default_factory=list)
+
+    def __init__(self, player: int, source: Card | None = None, targets: list[Card] | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.source = source
+        self.targets = [] if targets is None else targets
 
 
 @dataclass(slots=True, eq=False)
@@ -213,6 +295,12 @@ class Destroy(GameAction):
     source: Card | None = None
     targets: list[Card] = field(default_factory=list)
 
+    def __init__(self, player: int, source: Card | None = None, targets: list[Card] | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.source = source
+        self.targets = [] if targets is None else targets
+
 
 @dataclass(slots=True, eq=False)
 class GainArmor(GameAction):
@@ -221,12 +309,22 @@ class GainArmor(GameAction):
     hero: Card
     amount: int = 0
 
+    def __init__(self, player: int, hero: Card, amount: int = 0, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.hero, self.amount = hero, amount
+
 
 @dataclass(slots=True, eq=False)
 class GainMana(GameAction):
     """Give the player mana to spend this turn (not a crystal)."""
 
     amount: int = 1
+
+    def __init__(self, player: int, amount: int = 1, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.amount = amount
 
 
 @dataclass(slots=True, eq=False)
@@ -239,6 +337,13 @@ class TriggerAbility(GameAction):
     trigger_card: Card | None = None  # the card that caused the trigger
     fizzled: bool = field(default=False, kw_only=True)  # the declared target was no longer legal
 
+    def __init__(self, player: int, card: Card, ability: Ability, target: Card | None = None,
+                 trigger_card: Card | None = None, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False, fizzled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.ability, self.target = card, ability, target
+        self.trigger_card, self.fizzled = trigger_card, fizzled
+
 
 @dataclass(slots=True, eq=False)
 class AddToHand(GameAction):
@@ -246,8 +351,13 @@ class AddToHand(GameAction):
 
     card: Card
 
+    def __init__(self, player: int, card: Card, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card = card
 
-@dataclass(slots=True, eq=False)
+
+@dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class StartGame(GameAction):
     """Deal the opening hands, give the second player the coin and start the first turn."""
 
@@ -261,6 +371,11 @@ class Reap(GameAction):
 
     cards: list[Card] = field(default_factory=list)
 
+    def __init__(self, player: int, cards: list[Card] | None = None, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.cards = [] if cards is None else cards
+
 
 @dataclass(slots=True, eq=False)
 class GameOver(GameAction):
@@ -268,4 +383,9 @@ class GameOver(GameAction):
 
     result: Result = Result.WIN
     winner: int | None = None
+
+    def __init__(self, player: int, result: Result = Result.WIN, winner: int | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.result, self.winner = result, winner
 

@@ -18,7 +18,8 @@ class Card:
     """One card instance. Its ``uid`` is stable for the whole game and unique within it.
 
     Cards in the deck and the graveyard are never mutated (clones share them); a card leaving those zones
-    is copied first. ``keywords`` is an int bitmask of :class:`Keyword` values.
+    is copied first. ``keywords`` is an int bitmask of :class:`Keyword` values. Its ``__init__`` is written out,
+    as the actions' are (see :mod:`ccg_env.engine.actions`), so that compiled code builds cards natively.
     """
 
     uid: int
@@ -36,6 +37,14 @@ class Card:
     attacks_made: int = 0
     sleeping: bool = False
     frozen_on_turn: int = 0  # turn number the character was frozen on; 0 = not frozen
+
+    def __init__(self, uid: int, definition: CardDef, owner: int, zone: Zones, cost: int, attack: int, health: int,
+                 max_health: int, keywords: int, order_of_play: int = 0, armor: int = 0, durability: int = 0,
+                 attacks_made: int = 0, sleeping: bool = False, frozen_on_turn: int = 0) -> None:
+        self.uid, self.definition, self.owner, self.zone, self.cost = uid, definition, owner, zone, cost
+        self.attack, self.health, self.max_health, self.keywords = attack, health, max_health, keywords
+        self.order_of_play, self.armor, self.durability = order_of_play, armor, durability
+        self.attacks_made, self.sleeping, self.frozen_on_turn = attacks_made, sleeping, frozen_on_turn
 
     @property
     def name(self) -> str:
