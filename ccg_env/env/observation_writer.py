@@ -139,8 +139,8 @@ class ObservationWriter:
             the rows that changed since the previous write.
     """
 
-    __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale", "_hand_rows",
-                 "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
+    __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
+                 "_hand_rows", "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -217,25 +217,6 @@ class ObservationWriter:
             len(me.deck), len(me.hand), len(me.graveyard), len(me.battlefield), len(me.secrets))
         foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets = (
             len(enemy.deck), len(enemy.hand), len(enemy.graveyard), len(enemy.battlefield), len(enemy.secrets))
-        hero, mana_cap, fatigue, turns, deck, hand, graveyard, field, secrets = self._int_caps
-        if (0 <= own_health <= hero and 0 <= own_armor <= hero and 0 <= own_attack <= hero
-                and 0 <= own_weapon_attack <= hero and 0 <= own_durability <= hero
-                and 0 <= foe_health <= hero and 0 <= foe_armor <= hero and 0 <= foe_attack <= hero
-                and 0 <= foe_weapon_attack <= hero and 0 <= foe_durability <= hero
-                and 0 <= mana <= mana_cap and 0 <= max_mana <= mana_cap and 0 <= foe_max_mana <= mana_cap
-                and 0 <= own_fatigue <= fatigue and 0 <= foe_fatigue <= fatigue and 0 <= turn <= turns
-                and own_deck <= deck and foe_deck <= deck and own_hand <= hand and foe_hand <= hand
-                and own_graveyard <= graveyard and foe_graveyard <= graveyard and own_field <= field
-                and foe_field <= field and own_secrets <= secrets and foe_secrets <= secrets
-                and self._head_scale is None):
-            _HEAD.pack_into(
-                self._raw, 0, own_health, own_armor, own_attack, own_weapon_attack, own_durability,
-                own.frozen_on_turn > 0, own.uid in own_attackers,
-                foe_health, foe_armor, foe_attack, foe_weapon_attack, foe_durability, foe.frozen_on_turn > 0,
-                foe.uid in enemy_attackers, mana, max_mana, foe_max_mana,
-                own_deck, own_hand, own_graveyard, own_field, own_secrets,
-                foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets, own_fatigue, foe_fatigue, turn, player == 0)
-            return
         values: tuple[int | float, ...] = (
             own_health, own_armor, own_attack, own_weapon_attack, own_durability, own.frozen_on_turn > 0,
             own.uid in own_attackers,
@@ -243,7 +224,17 @@ class ObservationWriter:
             foe.uid in enemy_attackers, mana, max_mana, foe_max_mana,
             own_deck, own_hand, own_graveyard, own_field, own_secrets,
             foe_deck, foe_hand, foe_graveyard, foe_field, foe_secrets, own_fatigue, foe_fatigue, turn, player == 0)
-        values = tuple(map(_clip, values, self._head_caps))
+        hero, mana_cap, fatigue, turns, deck, hand, graveyard, field, secrets = self._int_caps
+        if not (0 <= own_health <= hero and 0 <= own_armor <= hero and 0 <= own_attack <= hero
+                and 0 <= own_weapon_attack <= hero and 0 <= own_durability <= hero
+                and 0 <= foe_health <= hero and 0 <= foe_armor <= hero and 0 <= foe_attack <= hero
+                and 0 <= foe_weapon_attack <= hero and 0 <= foe_durability <= hero
+                and 0 <= mana <= mana_cap and 0 <= max_mana <= mana_cap and 0 <= foe_max_mana <= mana_cap
+                and 0 <= own_fatigue <= fatigue and 0 <= foe_fatigue <= fatigue and 0 <= turn <= turns
+                and own_deck <= deck and foe_deck <= deck and own_hand <= hand and foe_hand <= hand
+                and own_graveyard <= graveyard and foe_graveyard <= graveyard and own_field <= field
+                and foe_field <= field and own_secrets <= secrets and foe_secrets <= secrets):
+            values = tuple(map(_clip, values, self._head_caps))
         if self._head_scale is not None:
             values = tuple(map(_times, values, self._head_scale))
         _HEAD.pack_into(self._raw, 0, *values)
