@@ -71,7 +71,8 @@ def test_init_sets_every_field_and_fresh_lists(cls):
     values = {f.name: _value_for(f.name, number) for number, f in enumerate(fields, 1)}
     built = cls(**values)
     for f in fields:
-        assert getattr(built, f.name) is values[f.name], f.name
+        held = getattr(built, f.name)
+        assert held == values[f.name] and (held is values[f.name] or not isinstance(held, list)), f.name
     required = {f.name: values[f.name] for f in fields
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     first, second = cls(**required), cls(**required)

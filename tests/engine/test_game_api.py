@@ -1,6 +1,8 @@
 """The Game facade's contract: choices, illegal actions, results, JSON errors."""
 
+import gc
 import json
+import random
 
 import pytest
 
@@ -91,9 +93,6 @@ def test_finished_games_and_clones_hold_no_reference_cycles(log):
 
     (Training and search drop many games a second; a cycle per game made every collection walk the dead ones.)
     """
-    import gc
-    import random
-
     gc.collect()
     gc.disable()
     try:
