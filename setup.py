@@ -4,7 +4,7 @@ The YAML data in the top-level ``configs/`` folder ships inside the package as `
 (``package-dir`` in pyproject.toml maps it), so its packages are listed here by hand from that folder.
 
 The engine and env modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python,
-about 1.5 times as fast per engine decision). Where that cannot be done (no mypyc or no C compiler) the install
+about 2.8 times as fast per engine decision). Where that cannot be done (no mypyc or no C compiler) the install
 warns and keeps the pure-Python engine, unless ``CCG_ENV_REQUIRE_COMPILED=1`` (the Makefile sets it) makes that
 an error. ``CCG_ENV_PURE_PYTHON=1`` skips compiling.
 """
@@ -36,7 +36,7 @@ def _give_up(reason: str) -> None:
 
 def compiled_engine() -> list:
     """mypyc extension modules for the engine, or none (with a warning saying why)."""
-    if os.environ.get(NATIVE["PURE_ENV_VAR"], "") not in ("", "0"):
+    if NATIVE["pure_python_requested"]():
         print(f"ccg-env: {NATIVE['PURE_ENV_VAR']} is set; not compiling the engine", file=sys.stderr)
         return []
     try:
