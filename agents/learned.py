@@ -1,4 +1,8 @@
-"""LearnedAgent: a trained sb3-contrib MaskablePPO policy (a ``.zip`` model file) playing as an agent.
+"""LearnedAgent: a trained sb3-contrib MaskablePPO policy (a ``.ccgmodel`` model file) playing as an agent.
+
+The model file (:mod:`ccg_env.model_file`) loads without running code from it. A stable-baselines3 ``.zip``
+loads only with ``trust=True`` (``learned:path=x.zip,trust=true``, or ``--trust-model``), because loading
+one unpickles it and can run any code its author wrote; convert one once with ``ccg-env model convert``.
 
 torch and sb3-contrib are imported only when the model is first used, so listing or pickling the agent (for
 arena worker processes) stays cheap; each process loads the file once.
@@ -7,8 +11,8 @@ Observation scale: a model trained on normalized observations (``normalize_obser
 raw value multiplied by ``ObservationEncoder(rules, cards).scale``. The agent receives raw observations and
 applies the scale of the game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the
 packaged rules when no view is given) and the card set from the ``cards`` option (the packaged cards by
-default). The model file does not record the rules it was trained under, so a model must play under those
-rules; a card set whose size does not match the observation is refused with an error naming ``cards=``.
+default). A model file records the card set it was trained on: another card set is refused with an error
+naming both; so is an observation or action mask of another size than the model's.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ class LearnedAgent:
     """Plays the masked action a MaskablePPO model predicts for the raw observation.
 
     Args:
-        path: the model file written by ``model.save`` (``.zip``; the suffix may be left out).
+        path: a ccg-env model file (``.ccgmodel``, written by ``ccg-env train`` or ``ccg-env model convert``;
+            the suffix may be left out), or a stable-baselines3 ``.zip`` with ``trust=True``.
         deterministic: take the most likely action (default) instead of sampling from the policy.
         normalize: multiply observations by the encoder's ``scale`` before predicting, as an env built with
             ``normalize_observations=True`` does; ``None`` decides from the model's observation space
@@ -32,18 +37,30 @@ class LearnedAgent:
         name: display name (default: ``learned:<file stem>``).
         cards: the card set of the games played (a ``CardSet``, a YAML path or a list of paths, as the env's
             ``cards`` option; default: the packaged cards), used with the game's rules for the scale.
+        trust: allow a stable-baselines3 ``.zip``, which is unpickled (runs code from the file): only for
+            files from a source you trust.
     """
 
     #: Shown by the agent registry when ``learned`` is asked for without ``path=``.
-    spec_example = "learned:path=models/ppo_vs_heuristic.zip"
+    spec_example = "learned:path=models/ppo_vs_heuristic.ccgmodel"
 
     def __init__(self, path: str | Path, deterministic: bool = True, normalize: bool | None = None,
-                 device: str = "cpu", name: str | None = None, cards: Any = None) -> None:
+                 device: str = "cpu", name: str | None = None, cards: Any = None, trust: bool = False) -> None:
+        from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+
         self.path = Path(path)
-        if not self.path.exists() and self.path.with_suffix(".zip").exists():
-            self.path = self.path.with_suffix(".zip")
+        for suffix in (SUFFIX, ".zip"):
+            if not self.path.exists() and self.path.with_suffix(suffix).exists():
+                self.path = self.path.with_suffix(suffix)
         if not self.path.exists():
-            raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a MaskablePPO .zip)")
+            raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a {SUFFIX} model "
+                                    f"file)")
+        kind = model_kind(self.path)  # refuse an untrusted zip, or a damaged file, before any game starts
+        if kind == "sb3-zip" and not trust:
+            raise UntrustedModelError(untrusted_zip_message(self.path))
+        if kind == "ccg-env":
+            read_metadata(self.path)
+        self.trust = trust
         self.name = name or f"learned:{self.path.stem}"
         self.deterministic = deterministic
         self.normalize = normalize
@@ -61,11 +78,16 @@ class LearnedAgent:
     def _load(self) -> Any:
         try:
             import torch
-            from sb3_contrib import MaskablePPO
+
+            from ccg_env.saved_policy import load_model
         except ImportError as error:
             raise ImportError("LearnedAgent needs torch and sb3-contrib: pip install 'ccg-env[train]'") from error
         torch.set_num_threads(1)
-        self._model = MaskablePPO.load(str(self.path), device=self.device)
+        self._model = load_model(self.path, trust=self.trust, device=self.device)
+        if self._model.metadata is not None:
+            from ccg_env.env.aec import resolve_cards
+
+            self._model.check_fits(card_ids=sorted(resolve_cards(self.cards)))
         if self.normalize is None:
             self.normalize = bool(np.all(np.asarray(self._model.observation_space.high) <= 1.0))
         if self._seed is not None:  # loading reseeds with the training seed: the reset() seed comes after
@@ -76,10 +98,10 @@ class LearnedAgent:
         """Return the model's action for this observation among the ids the mask allows."""
         model = self._model if self._model is not None else self._load()
         obs = np.asarray(observation, dtype=np.float32)
-        expected = model.observation_space.shape
-        if obs.shape != expected:
+        if obs.shape != model.observation_space.shape or len(action_mask) != model.action_space.n:
+            model.check_fits(observation_size=obs.size, action_size=len(action_mask))
             raise ValueError(f"LearnedAgent {self.name!r}: observation shape {obs.shape} does not match the "
-                             f"model's {expected} (trained with other rules or cards?)")
+                             f"model's {model.observation_space.shape}")
         if self.normalize:
             obs = obs * self._scale(view.rules if view is not None else None, obs.size)
         action, _ = model.predict(obs, action_masks=np.asarray(action_mask, dtype=bool),

@@ -158,12 +158,14 @@ def win_rate_matrix_text(result: TournamentResult) -> str:
     return "\n".join(lines)
 
 
-def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResult:
-    """Train an existing MaskablePPO model ``config.total_timesteps`` more steps, logging like ``train``.
+def continue_training(model_path: str | Path, config: TrainConfig, trust_model: bool = False) -> TrainResult:
+    """Train an existing model ``config.total_timesteps`` more steps, logging like ``train``.
 
-    The environments, callbacks and run folder (``eval.csv``, checkpoints, ``model.zip``) are those of
-    :func:`ccg_env.train.train`; only the model is loaded instead of built. Timesteps in the curve count from
-    the start of this continuation.
+    The environments, callbacks and run folder (``eval.csv``, checkpoints, ``model.zip`` and ``model.ccgmodel``)
+    are those of :func:`ccg_env.train.train`. A ``.ccgmodel`` model file gives the starting weights of the
+    model ``config`` describes (Adam starts afresh); a stable-baselines3 zip (``trust_model=True`` only: it is
+    unpickled) is loaded whole, with its own PPO settings and optimizer state. Timesteps in the curve count
+    from the start of this continuation.
     """
     import time
 
@@ -173,11 +175,18 @@ def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResul
     from stable_baselines3.common.logger import configure
 
     from ccg_env import train as training
+    from ccg_env.model_file import UntrustedModelError, model_kind, untrusted_zip_message
 
     torch.set_num_threads(config.torch_threads)
     env, pool = training.make_training_env(config)
     eval_env = training.make_vec_env(config, config.eval_envs, training.eval_opponent(config))
-    model = MaskablePPO.load(str(model_path), env=env, device=config.device)
+    if model_kind(model_path) == "ccg-env":
+        model = training.make_model(config, env)
+        training.load_initial_weights(model, model_path, trust=False)
+    elif trust_model:
+        model = MaskablePPO.load(str(model_path), env=env, device=config.device)
+    else:
+        raise UntrustedModelError(untrusted_zip_message(model_path))
     run_dir = training.prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"]))
     history: list = []
@@ -186,7 +195,7 @@ def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResul
         callbacks.append(training.make_league_callback(pool))
     started = time.perf_counter()
     model.learn(config.total_timesteps, callback=CallbackList(callbacks))
-    model.save(run_dir / "model.zip")
+    training.save_model_files(model, run_dir / "model.zip", eval_env.batch.setup, config.name)
     return training.TrainResult(config, run_dir, run_dir / "model.zip", model.num_timesteps,
                                 time.perf_counter() - started, history)
 
@@ -195,20 +204,22 @@ def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResul
 
 
 class PolicyProbe:
-    """A MaskablePPO model's masked action probabilities for raw observations (normalized as it was trained).
+    """A MaskablePPO policy's masked action probabilities for raw observations (normalized as it was trained).
 
     Args:
-        model_path: the ``.zip`` written by ``model.save``.
+        model_path: a ``.ccgmodel`` model file (or a stable-baselines3 ``.zip`` with ``trust=True``).
         encoder: the observation encoder of the games it will see (its ``scale`` normalizes observations
             when the model's observation space lies within ``[0, 1]``).
+        trust: allow a stable-baselines3 zip, which is unpickled (runs code from the file).
     """
 
-    def __init__(self, model_path: str | Path, encoder: ObservationEncoder) -> None:
+    def __init__(self, model_path: str | Path, encoder: ObservationEncoder, trust: bool = False) -> None:
         import torch
-        from sb3_contrib import MaskablePPO
+
+        from ccg_env.saved_policy import load_model
 
         torch.set_num_threads(1)
-        self.model = MaskablePPO.load(str(model_path), device="cpu")
+        self.model = load_model(model_path, trust=trust)
         normalized = bool(np.all(np.asarray(self.model.observation_space.high) <= 1.0))
         self.scale = encoder.scale if normalized else None
 

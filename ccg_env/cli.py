@@ -1,4 +1,4 @@
-"""The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks and replays.
+"""The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks, replays and model files.
 
 ``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
 heuristic and search agents (search at a small budget) that prints the win-rate table and ratings and
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(commands)
     _add_bench(commands)
     _add_replay(commands)
+    _add_model(commands)
     return parser
 
 
@@ -75,6 +76,7 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--out-dir", default="arena_results",
                        help="folder for results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    _add_trust_model(arena)
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -85,6 +87,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=int, default=0, help="game seed (deck shuffles and random effects)")
     play.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
     play.add_argument("--save", metavar="PATH", help="write the game as a replay JSON file when it ends")
+    _add_trust_model(play)
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
@@ -95,6 +98,9 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
                        help="override one config key (repeatable), e.g. --set total_timesteps=4096")
     train.add_argument("--no-progress", action="store_true",
                        help="hide the progress bar (same as --set progress=false; shown by default on a terminal)")
+    train.add_argument("--trust-model", action="store_true",
+                       help="allow stable-baselines3 .zip files as init_model or league checkpoints (same as "
+                            "--set trust_model=true): loading one unpickles it, which can run code from the file")
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -105,6 +111,7 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--agents", nargs="+", default=["random", "heuristic", "search"], metavar="SPEC",
                        help="agents whose time per decision is measured (against the heuristic)")
     bench.add_argument("--games", type=positive_int, default=4, help="games played per measured agent")
+    _add_trust_model(bench)
 
 
 def _add_replay(commands: argparse._SubParsersAction) -> None:
@@ -112,6 +119,48 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
     replay.add_argument("path", help="the replay JSON file")
     replay.add_argument("--seat", type=int, choices=(0, 1), default=0,
                         help="whose point of view the board is drawn from")
+
+
+def _add_trust_model(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--trust-model", action="store_true",
+                         help="let agents load stable-baselines3 .zip models (adds trust=true to their specs): "
+                              "loading one unpickles it, which runs any code its author put in; use only for "
+                              "files you trust, or convert them once with 'ccg-env model convert'")
+
+
+def _add_model(commands: argparse._SubParsersAction) -> None:
+    model = _command(commands, "model", "Model files: convert a stable-baselines3 .zip into a .ccgmodel file "
+                                        "(which loads without running code from it), or show what one holds.")
+    actions = model.add_subparsers(dest="model_command", metavar="ACTION", required=True)
+    convert = actions.add_parser("convert", help="convert a trusted SB3 .zip into a .ccgmodel file",
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    convert.add_argument("source", help="the stable-baselines3 .zip (MaskablePPO.load unpickles it)")
+    convert.add_argument("destination", help="the .ccgmodel file to write")
+    convert.add_argument("--trust-model", action="store_true",
+                         help="required: confirms you trust the .zip, which is unpickled to convert it")
+    convert.add_argument("--rules", metavar="PATH", help="rules YAML the model was trained under (default: packaged)")
+    convert.add_argument("--cards", nargs="+", metavar="PATH", help="card YAML file(s) it was trained on "
+                                                                    "(default: the packaged cards)")
+    inspect = actions.add_parser("inspect", help="print a .ccgmodel file's metadata (loads no weights)")
+    inspect.add_argument("path", help="the .ccgmodel file")
+
+
+def with_trust(specs: Sequence[str]) -> list[str]:
+    """``--trust-model``: add ``trust=true`` to every agent spec whose agent takes a ``trust`` option."""
+    import inspect
+
+    from ccg_env.agent_api import agent_factory
+
+    trusted = []
+    for spec in specs:
+        name, _, options = spec.partition(":")
+        try:
+            takes_trust = "trust" in inspect.signature(agent_factory(name.strip())).parameters
+        except (ValueError, TypeError):
+            takes_trust = False  # an unknown name: building the agent reports it
+        trusted.append(f"{spec}{',' if options else ':'}trust=true" if takes_trust and "trust=" not in options
+                       else spec)
+    return trusted
 
 
 # --- commands ------------------------------------------------------------------------------------------
@@ -122,7 +171,8 @@ def run_arena(args: argparse.Namespace) -> int:
 
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
-    result = run_tournament(args.agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
+    agents = with_trust(args.agents) if args.trust_model else args.agents
+    result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress)
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ (results.json, pairs.csv, ratings.csv, games.csv, "
@@ -137,7 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.save and not Path(args.save).resolve().parent.is_dir():
         raise ValueError(f"--save {args.save!r}: no folder {str(Path(args.save).parent)!r} to write the replay in")
     human = HumanAgent()
-    opponent = build_agent(args.opponent)
+    opponent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
     game, choices = _play_in_terminal(seats, args.seat, args.seed)
     if args.save:
@@ -229,17 +279,39 @@ def run_train(args: argparse.Namespace) -> int:
         argv += ["--set", override]
     if args.no_progress:
         argv += ["--set", "progress=false"]
+    if args.trust_model:
+        argv += ["--set", "trust_model=true"]
     return int(train_main(argv) or 0)
 
 
 def run_bench(args: argparse.Namespace) -> int:
     from agents.bench import run_benchmarks
 
-    print(run_benchmarks(args.seconds, args.repeats, args.agents, args.games))
+    agents = with_trust(args.agents) if args.trust_model else args.agents
+    print(run_benchmarks(args.seconds, args.repeats, agents, args.games))
     return 0
 
 
-COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay}
+def run_model(args: argparse.Namespace) -> int:
+    from ccg_env.model_file import describe, read_metadata
+
+    if args.model_command == "inspect":
+        print(describe(read_metadata(args.path)))
+        return 0
+    try:
+        from ccg_env.saved_policy import convert
+    except ImportError as error:
+        print(f"ccg-env model convert needs torch and sb3-contrib ({error}): pip install 'ccg-env[train]'",
+              file=sys.stderr)
+        return 2
+    written = convert(args.source, args.destination, trust=args.trust_model, rules=args.rules, cards=args.cards)
+    print(f"wrote {written} ({written.stat().st_size:,} bytes); it loads without running code from the file:\n"
+          f"  ccg-env arena --agents learned:path={written} heuristic")
+    return 0
+
+
+COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
+            "model": run_model}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,7 +2,7 @@
 
 The pool holds the heuristic agent, uniformly random play and frozen snapshots of the learner's own policy
 (taken every ``snapshot_every`` training steps, the oldest dropped past ``max_snapshots``, plus any saved
-``.zip`` checkpoints given up front). Every duel of the training env gets a :class:`LeagueOpponent`, which
+``.ccgmodel`` checkpoints given up front). Every duel of the training env gets a :class:`LeagueOpponent`, which
 at each game start draws a member with the configured weights (snapshot weight is spread evenly over the
 snapshots, and ignored while there are none) and plays that member's moves for the whole game.
 
@@ -43,7 +43,7 @@ class LeagueSettings:
     max_snapshots: int = 8
     """snapshots kept (the oldest is dropped first); checkpoints given in ``checkpoints`` count too"""
     checkpoints: tuple = ()
-    """saved MaskablePPO ``.zip`` files to put in the pool from the start"""
+    """saved policies to put in the pool from the start: ``.ccgmodel`` files (``.zip`` with ``trust_model``)"""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "league") -> LeagueSettings:
@@ -127,9 +127,10 @@ class PolicyOpponent:
 class LeaguePool:
     """The members every :class:`LeagueOpponent` samples from, and the outcome counts per member kind."""
 
-    def __init__(self, settings: LeagueSettings, setup: DuelSetup) -> None:
+    def __init__(self, settings: LeagueSettings, setup: DuelSetup, trust_model: bool = False) -> None:
         self.settings = settings
         self.setup = setup
+        self.trust_model = trust_model
         self.heuristic = make_opponent("heuristic", setup)
         self.snapshots: list[PolicyOpponent] = []
         self.outcomes: dict[str, Counter] = {kind: Counter() for kind in (*FIXED_MEMBERS, "snapshot")}
@@ -142,13 +143,16 @@ class LeaguePool:
         del self.snapshots[:-self.settings.max_snapshots]
 
     def add_checkpoint(self, path: str | Path) -> None:
-        """Load a saved MaskablePPO model on the CPU and add its policy as a snapshot."""
-        from sb3_contrib import MaskablePPO
+        """Load a saved policy on the CPU and add it as a snapshot.
 
-        model = MaskablePPO.load(str(path), device="cpu")
-        if model.observation_space.shape != self.setup.observation_space.shape:
-            raise ValueError(f"league checkpoint {str(path)!r}: observation shape {model.observation_space.shape} "
-                             f"does not match the env's {self.setup.observation_space.shape}")
+        ``path`` is a ``.ccgmodel`` model file; a stable-baselines3 zip is unpickled, so it needs ``trust_model``.
+        """
+        from ccg_env.saved_policy import load_model
+
+        model = load_model(path, trust=self.trust_model)
+        setup = self.setup
+        model.check_fits(observation_size=setup.observation_space.shape[0], action_size=setup.action_space.n,
+                         card_ids=sorted(setup.cards))
         self.add_snapshot(model.policy, f"checkpoint:{Path(path).stem}")
 
     def sample(self, rng: random.Random, own_random: Opponent) -> tuple[str, Opponent]:

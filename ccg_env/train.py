@@ -10,7 +10,9 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
 
 - TensorBoard event files and SB3's ``progress.csv`` (``tensorboard --logdir runs``), with ``eval/win_rate``;
 - ``eval.csv``: one row per evaluation (timesteps, games, wins, losses, draws, turn limits, win rate...);
-- ``checkpoints/step_<timesteps>.zip`` at every evaluation, ``model.zip`` at the end (``MaskablePPO.load``);
+- ``checkpoints/step_<timesteps>.zip`` at every evaluation, ``model.zip`` at the end (``MaskablePPO.load``), each
+  with a ``.ccgmodel`` beside it: the policy as a model file (:mod:`ccg_env.model_file`), which loads without
+  running code from the file (what to share, and what the ``learned`` agent loads);
 - ``config.yaml``: the resolved configuration, to rerun the same thing.
 
 While it trains, a progress bar on stderr shows the timesteps, steps/s and the latest evaluation win rate
@@ -45,8 +47,8 @@ import yaml
 from .train_config import TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
 
 __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "evaluate", "export_for_play",
-           "load_config", "main", "make_model", "make_training_env", "make_vec_env", "parse_overrides",
-           "resolve_config_path", "train"]
+           "load_config", "load_initial_weights", "main", "make_model", "make_training_env", "make_vec_env",
+           "parse_overrides", "resolve_config_path", "save_model_files", "train"]
 
 # ---------------------------------------------------------------------------------------------------------
 # Environments and evaluation
@@ -71,7 +73,8 @@ def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
     env = make_vec_env(config, config.num_envs, "random" if league else config.opponent)
     pool = None
     if league:
-        pool = LeaguePool(LeagueSettings.from_dict(config.league, "train config: league"), env.batch.setup)
+        pool = LeaguePool(LeagueSettings.from_dict(config.league, "train config: league"), env.batch.setup,
+                          trust_model=config.trust_model)
         for duel in env.batch.duels:
             duel.opponent = LeagueOpponent(pool)
     env.seed(config.seed)
@@ -163,9 +166,41 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
             self.logger.record("eval/games", result.games)
             self.logger.dump(self.num_timesteps)
             _append_csv(run_dir / "eval.csv", result.row())
-            self.model.save(run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip")
+            save_model_files(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip", env.batch.setup,
+                             config.name)
 
     return WinRateEval()
+
+
+def save_model_files(model: Any, path: Path, setup: Any, run_name: str) -> None:
+    """``model.save(path)`` (SB3's zip) and, beside it, the policy as a ``.ccgmodel`` model file.
+
+    The model file records the rules and card set of ``setup`` (the env's ``DuelSetup``) and loads without
+    unpickling anything (:func:`ccg_env.saved_policy.load_model`); the zip keeps the optimizer state.
+    """
+    from ccg_env.model_file import SUFFIX
+    from ccg_env.saved_policy import save_policy
+
+    model.save(path)
+    save_policy(Path(path).with_suffix(SUFFIX), model.policy, setup.rules, setup.cards,
+                {"run": run_name, "timesteps": int(model.num_timesteps)})
+
+
+def load_initial_weights(model: Any, path: str | Path, trust: bool) -> None:
+    """Start ``model`` from a saved policy: a model file's weights, or (trusted) an SB3 zip's weights and optimizer."""
+    from ccg_env.model_file import model_kind
+    from ccg_env.saved_policy import load_model
+
+    if model_kind(path) == "sb3-zip":
+        load_model(path, trust=trust)  # refuses an untrusted zip with the reason
+        model.set_parameters(str(path), exact_match=True)
+        return
+    loaded = load_model(path)
+    try:
+        model.policy.load_state_dict(loaded.policy.state_dict(), strict=True)
+    except RuntimeError as error:
+        raise ValueError(f"init_model {str(path)!r} holds a {loaded.metadata.policy_class} that does not match "
+                         f"this config's policy: {' '.join(str(error).split())[:300]}") from None
 
 
 def _append_csv(path: Path, row: dict[str, Any]) -> None:
@@ -268,6 +303,13 @@ class TrainResult:
     def final_win_rate(self) -> float:
         return self.evaluations[-1].win_rate
 
+    @property
+    def policy_path(self) -> Path:
+        """The ``.ccgmodel`` model file beside ``model_path`` (what the ``learned`` agent loads)."""
+        from ccg_env.model_file import SUFFIX
+
+        return self.model_path.with_suffix(SUFFIX)
+
 
 def prepare_run_dir(config: TrainConfig) -> Path:
     """Create ``<runs_dir>/<name>/`` (a new run replaces the previous run's eval.csv) and save the config."""
@@ -336,7 +378,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     eval_env = make_vec_env(config, config.eval_envs, eval_opponent(config))
     model = make_model(config, env)
     if config.init_model:
-        model.set_parameters(config.init_model, exact_match=True)
+        load_initial_weights(model, config.init_model, config.trust_model)
     run_dir = prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
     history: list[EvalResult] = []
@@ -349,17 +391,24 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     seconds = time.perf_counter() - started
     model_path = run_dir / "model.zip"
-    model.save(model_path)
+    save_model_files(model, model_path, eval_env.batch.setup, config.name)
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history)
 
 
-def export_for_play(source: str | Path, destination: str | Path) -> Path:
+def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:
     """Save a trained model without its optimizer's running statistics and last rollout (about a third the size).
 
-    The copy loads with ``MaskablePPO.load`` and plays as the ``learned`` agent exactly as the original (the
-    policy weights are identical); continuing training from it restarts Adam's moment estimates.
+    The copy loads with ``MaskablePPO.load`` and plays as the ``learned`` agent (with ``trust=True``) exactly as
+    the original (the policy weights are identical); continuing training from it restarts Adam's moment
+    estimates. ``source`` is unpickled, so ``trust=True`` is required. To share a model, prefer the
+    ``.ccgmodel`` file ``train`` writes beside it (or ``ccg-env model convert``), which loads without pickle.
     """
     from sb3_contrib import MaskablePPO
+
+    from ccg_env.model_file import UntrustedModelError, untrusted_zip_message
+
+    if not trust:
+        raise UntrustedModelError(untrusted_zip_message(source))
 
     model = MaskablePPO.load(str(source), device="cpu")
     policy = model.policy
@@ -391,7 +440,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     last = result.evaluations[-1]
     print(f"trained {result.timesteps} steps in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s); "
           f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games")
-    print(f"run folder: {result.run_dir} (model.zip, eval.csv, checkpoints/, TensorBoard events)")
+    print(f"run folder: {result.run_dir} (model.zip, {result.policy_path.name} to load and share, eval.csv, "
+          f"checkpoints/, TensorBoard events)")
     return 0
 
 

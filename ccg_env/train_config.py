@@ -36,7 +36,11 @@ class TrainConfig:
     league: dict = field(default_factory=dict)
     """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.league.LeagueSettings` fields)"""
     init_model: Union[str, None] = None
-    """a saved model ``.zip`` of the same policy to start from (its weights; PPO settings come from here)"""
+    """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
+    a stable-baselines3 ``.zip`` needs ``trust_model``"""
+    trust_model: bool = False
+    """allow stable-baselines3 ``.zip`` files as ``init_model`` and league checkpoints: loading one unpickles it,
+    which runs any code its author put in (``ccg-env train --trust-model``)"""
     seat: Union[str, int] = "random"
     """the learner's seat: ``"random"`` per game, or fixed 0 (moves first) or 1"""
     decks: Union[str, list, None] = None
@@ -162,6 +166,20 @@ def _check_game(config: TrainConfig) -> None:
         from .league import LeagueSettings
 
         LeagueSettings.from_dict(config.league, "train config: league")
+    _check_model_trust(config)
+
+
+def _check_model_trust(config: TrainConfig) -> None:
+    """Refuse stable-baselines3 zips (unpickled when loaded) as init_model or checkpoints unless trusted."""
+    from ccg_env.model_file import model_kind, untrusted_zip_message
+
+    if not isinstance(config.trust_model, bool):
+        raise ValueError(f"train config: trust_model must be true or false, got {config.trust_model!r}")
+    paths = [("init_model", config.init_model)] if config.init_model else []
+    paths += [("league: checkpoints", path) for path in config.league.get("checkpoints", ())]
+    for key, path in paths:
+        if not config.trust_model and model_kind(path) == "sb3-zip":
+            raise ValueError(f"train config: {key}: {untrusted_zip_message(path)} (set trust_model: true)")
 
 
 def _check_policy(config: TrainConfig) -> None:

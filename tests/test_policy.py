@@ -123,7 +123,8 @@ def test_slot_policy_trains_saves_and_plays_as_a_learned_agent(tmp_path, pairwis
     model = MaskablePPO.load(result.model_path)
     assert isinstance(model.policy, SlotPolicy)
     assert isinstance(model.policy.action_net, PairwiseActionHead) is pairwise
-    agent = LearnedAgent(result.model_path)
+    agent = LearnedAgent(result.policy_path)  # the .ccgmodel written beside the zip
+    assert agent._load().metadata.policy_class == "SlotPolicy"
     env = CcgDuelEnv()  # raw observations: the agent scales them as the training env did
     observation, info = env.reset(seed=5)
     for _ in range(40):

@@ -24,22 +24,27 @@ def test_smoke_run_completes_and_reports_the_win_rate(tmp_path, capsys):
     assert int(rows[-1]["wins"]) + int(rows[-1]["losses"]) + int(rows[-1]["draws"]) + int(
         rows[-1]["turn_limits"]) + int(rows[-1]["illegal_actions"]) == config.eval_games
     assert (run_dir / "model.zip").is_file() and (run_dir / "checkpoints" / "step_2048.zip").is_file()
+    assert result.policy_path == run_dir / "model.ccgmodel" and (run_dir / "checkpoints" / "step_2048.ccgmodel").is_file()
     assert list(run_dir.glob("events.out.tfevents.*")), "no TensorBoard event file"
     assert (run_dir / "config.yaml").is_file()
 
 
-def test_loaded_model_plays_legal_moves(tmp_path):
+def test_loaded_model_plays_legal_moves_and_its_model_file_plays_the_same(tmp_path):
     from sb3_contrib import MaskablePPO
 
     from ccg_env.env.gym_env import CcgDuelEnv
+    from ccg_env.saved_policy import load_model
 
     result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0,
                                          "eval_games": 8}))
-    model = MaskablePPO.load(result.model_path)
+    model = MaskablePPO.load(result.model_path)  # our own zip, just written
+    safe = load_model(result.policy_path)
+    assert safe.metadata.observation_normalized and safe.metadata.source == {"run": "smoke", "timesteps": 512}
     env = CcgDuelEnv(normalize_observations=True)
     observation, info = env.reset(seed=0)
     for _ in range(30):
         action, _ = model.predict(observation, action_masks=env.action_masks(), deterministic=True)
+        assert safe.predict(observation, action_masks=env.action_masks(), deterministic=True)[0] == action
         assert info["action_mask"][int(action)] == 1
         observation, _, terminated, truncated, info = env.step(int(action))
         if terminated or truncated:
@@ -141,13 +146,21 @@ def test_rescaled_inputs_continue_from_a_model_and_export_smaller(tmp_path):
                                         "eval_every": 0, "eval_games": 8, "rescale_inputs": True}))
     gain = MaskablePPO.load(first.model_path).policy.features_extractor.gain
     assert float(gain.max()) == pytest.approx(10.0) and float(gain.min()) >= 1.0
-    second = train(load_config("smoke", {"runs_dir": str(tmp_path), "name": "second", "total_timesteps": 512,
-                                         "eval_every": 0, "eval_games": 8, "rescale_inputs": True,
-                                         "init_model": str(first.model_path), "learning_rate": 1e-9}))
+    settings = {"runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0, "eval_games": 8,
+                "rescale_inputs": True, "learning_rate": 1e-9}
+    second = train(load_config("smoke", {**settings, "name": "second", "init_model": str(first.policy_path)}))
     weights = [p.detach() for p in MaskablePPO.load(first.model_path).policy.parameters()]
     continued = [p.detach() for p in MaskablePPO.load(second.model_path).policy.parameters()]
     assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(weights, continued)), "started from the first model"
-    small = export_for_play(second.model_path, tmp_path / "export" / "play.zip")
+    with pytest.raises(ValueError, match="init_model: .* stable-baselines3 .zip"):
+        load_config("smoke", {**settings, "name": "third", "init_model": str(first.model_path)})
+    third = train(load_config("smoke", {**settings, "name": "third", "init_model": str(first.model_path),
+                                        "trust_model": True}))
+    from_zip = [p.detach() for p in MaskablePPO.load(third.model_path).policy.parameters()]
+    assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(weights, from_zip)), "a trusted zip starts it too"
+    with pytest.raises(ValueError, match="unpickles"):
+        export_for_play(second.model_path, tmp_path / "export" / "play.zip")
+    small = export_for_play(second.model_path, tmp_path / "export" / "play.zip", trust=True)
     assert small.stat().st_size < second.model_path.stat().st_size * 0.6
     exported = [p.detach() for p in MaskablePPO.load(small).policy.parameters()]
     assert all(np.array_equal(a, b) for a, b in zip(continued, exported))

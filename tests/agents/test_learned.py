@@ -1,4 +1,8 @@
-"""LearnedAgent: wraps a saved MaskablePPO model, plays legal games with it, seeds and scales like the env."""
+"""LearnedAgent: wraps a saved MaskablePPO policy, plays legal games with it, seeds and scales like the env.
+
+The agent loads ``.ccgmodel`` model files (and stable-baselines3 zips only with ``trust=True``); the shipped
+model file plays exactly the games the shipped zip played.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ pytest.importorskip("sb3_contrib")
 
 
 @pytest.fixture(scope="module")
-def model_path(tmp_path_factory):
+def zip_path(tmp_path_factory):
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -28,6 +32,13 @@ def model_path(tmp_path_factory):
     path = tmp_path_factory.mktemp("learned") / "tiny.zip"
     model.save(path)
     return path
+
+
+@pytest.fixture(scope="module")
+def model_path(zip_path):
+    from ccg_env.saved_policy import convert
+
+    return convert(zip_path, zip_path.with_suffix(".ccgmodel"), trust=True)
 
 
 def test_learned_agent_plays_legal_games_from_both_seats(model_path):
@@ -46,7 +57,7 @@ def test_learned_agent_is_picklable_without_its_model(model_path):
 
     from agents.learned import LearnedAgent
 
-    agent = LearnedAgent(str(model_path).removesuffix(".zip"))
+    agent = LearnedAgent(str(model_path).removesuffix(".ccgmodel"))
     runner = MatchRunner()
     runner.play((agent, RandomAgent()), seed=2)
     clone = pickle.loads(pickle.dumps(agent))
@@ -59,6 +70,17 @@ def test_missing_model_file_is_a_clear_error(tmp_path):
 
     with pytest.raises(FileNotFoundError, match="no model file"):
         LearnedAgent(tmp_path / "nothing.zip")
+
+
+def test_an_sb3_zip_needs_trust_and_then_plays_as_its_model_file(zip_path, model_path):
+    from agents.learned import LearnedAgent
+    from ccg_env.model_file import UntrustedModelError
+
+    with pytest.raises(UntrustedModelError, match="unpickles"):
+        LearnedAgent(zip_path)
+    runner = MatchRunner()
+    trusted, safe = LearnedAgent(zip_path, trust=True, name="x"), LearnedAgent(model_path, name="x")
+    assert runner.play((trusted, RandomAgent(seed=3)), seed=3) == runner.play((safe, RandomAgent(seed=3)), seed=3)
 
 
 # --- seeding, observation scale, the shipped model --------------------------------------------------
@@ -118,25 +140,27 @@ def test_normalized_observations_are_scaled_by_the_rules_of_the_game_played(mode
     assert not np.array_equal(scale, observation_scale()), "these rules must change the scale"
     agent = LearnedAgent(model_path, normalize=True)
     seen = _predicted_inputs(agent, monkeypatch)
-    agent.act(observation, np.ones(1, dtype=np.int8), view)
-    agent.act(observation, np.ones(1, dtype=np.int8))  # no view: the packaged rules
+    mask = np.ones(agent._model.action_space.n, dtype=np.int8)
+    agent.act(observation, mask, view)
+    agent.act(observation, mask)  # no view: the packaged rules
     assert np.array_equal(seen[0], observation * scale)
     assert np.array_equal(seen[1], observation * observation_scale())
 
 
-def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(model_path, monkeypatch):
+def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(zip_path, monkeypatch):
     from agents.learned import LearnedAgent
     from ccg_env.engine import Rules
     from ccg_env.engine.datafiles import config_dir
 
     observation, _, view = _raw_observation(Rules.load())
-    agent = LearnedAgent(model_path, normalize=True, cards=config_dir() / "cards" / "basic.yaml")
+    # an SB3 zip records no card set (a model file does: tests/test_model_files.py), so the scale check catches it
+    agent = LearnedAgent(zip_path, normalize=True, cards=config_dir() / "cards" / "basic.yaml", trust=True)
     _predicted_inputs(agent, monkeypatch)
     with pytest.raises(ValueError, match=r"observation has \d+ entries .* pass the game's card set as cards="):
-        agent.act(observation, np.ones(1, dtype=np.int8), view)
+        agent.act(observation, np.ones(235, dtype=np.int8), view)
 
 
-SHIPPED_MODEL_SPEC = "learned:path=models/ppo_vs_heuristic.zip"
+SHIPPED_MODEL_SPEC = "learned:path=models/ppo_vs_heuristic.ccgmodel"
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -186,3 +210,34 @@ def test_the_shipped_model_plays_as_the_gym_env_opponent(shipped_agent):
             done = terminated or truncated
         assert info["outcome"] in ("win", "loss", "draw", "turn_limit")
     env.close()
+
+
+class RecordingAgent:
+    """Passes every decision to an agent and keeps the action ids it chose."""
+
+    def __init__(self, agent) -> None:
+        self.agent, self.name, self.actions = agent, "recorded", []
+
+    def act(self, observation, action_mask, view=None) -> int:
+        self.actions.append(self.agent.act(observation, action_mask, view))
+        return self.actions[-1]
+
+    def reset(self, seed=None) -> None:
+        self.agent.reset(seed)
+
+
+def test_the_shipped_model_file_plays_the_same_games_as_the_shipped_zip(shipped_agent):
+    from agents.heuristic import HeuristicAgent
+    from agents.learned import LearnedAgent
+
+    trusted_zip = LearnedAgent(REPO / "models" / "ppo_vs_heuristic.zip", trust=True)
+    runner = MatchRunner()
+    for seed in (0, 1):
+        for seat in (0, 1):
+            games = []
+            for agent in (trusted_zip, shipped_agent):
+                recorded = RecordingAgent(agent)
+                seats = (recorded, HeuristicAgent()) if seat == 0 else (HeuristicAgent(), recorded)
+                games.append((runner.play(seats, seed), recorded.actions))
+            (old_record, old_actions), (new_record, new_actions) = games
+            assert len(old_actions) > 10 and new_actions == old_actions and new_record == old_record

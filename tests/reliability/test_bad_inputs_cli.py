@@ -60,7 +60,7 @@ def test_train_with_an_unknown_key(tmp_path, capsys):
 
 # --- agent specs and numeric options: every command -------------------------------------------------
 
-LEARNED_WITHOUT_PATH = ["agent 'learned' requires path=", "(for example learned:path=models/ppo_vs_heuristic.zip)"]
+LEARNED_WITHOUT_PATH = ["agent 'learned' requires path=", "(for example learned:path=models/ppo_vs_heuristic.ccgmodel)"]
 
 
 @pytest.mark.parametrize("argv, expected", [
@@ -71,7 +71,7 @@ LEARNED_WITHOUT_PATH = ["agent 'learned' requires path=", "(for example learned:
     (["arena", "--agents", "search:bogus=1", "random"],
      ["agent spec 'search:bogus=1'", "has no option 'bogus'", "options: ", "iterations=int"]),
     (["play", "--opponent", "random:seed=1.5"], ["agent spec 'random:seed=1.5'", "option seed expects int or none"]),
-    (["bench", "--agents", "learned:path=models/ppo_vs_heuristic.zip,deterministic=maybe"],
+    (["bench", "--agents", "learned:path=models/ppo_vs_heuristic.ccgmodel,deterministic=maybe"],
      ["option deterministic expects bool, got 'maybe'"]),
 ])
 def test_a_bad_agent_spec_is_one_line_naming_the_spec_option_and_accepted_values(argv, expected, capsys, tmp_path):

@@ -1,0 +1,263 @@
+"""Policies to and from model files: save a MaskablePPO policy safely, load one without or (trusted) with pickle.
+
+:func:`load_model` is the one loader every part of the project uses. A ccg-env model file (``.ccgmodel``,
+:mod:`ccg_env.model_file`) is rebuilt from its metadata through fixed tables of classes (nothing named in the
+file is imported) and filled from ``torch.load(weights_only=True)``; a stable-baselines3 ``.zip`` is refused
+unless ``trust=True``, because ``MaskablePPO.load`` unpickles it. :func:`convert` turns a trusted zip into a
+model file once; :func:`save_policy` writes one from a live policy (``ccg-env train`` does beside its zips).
+
+torch, gymnasium and sb3-contrib are imported when a function runs, not with the module.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .model_file import (ACTIVATIONS, SUFFIX, ModelFileError, ModelMetadata, UntrustedModelError,
+                         check_fits, model_kind, read_model_file, untrusted_zip_message, write_model_file)
+
+#: Keys of the ``weights.pt`` payload: the policy's state dict and the observation space's bounds.
+PAYLOAD_KEYS = ("policy", "observation_low", "observation_high")
+
+
+def _tables() -> tuple[dict[str, type], dict[str, type], dict[str, type]]:
+    """Name -> class for policies, activation functions and features extractors (the only names a file may use)."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+    from torch import nn
+
+    from ccg_env.policy import ScaledFlattenExtractor, SlotEncoderExtractor, SlotPolicy
+
+    policies = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy, "SlotPolicy": SlotPolicy}
+    activations = {name: getattr(nn, name) for name in ACTIVATIONS}
+    extractors = {"FlattenExtractor": FlattenExtractor, "ScaledFlattenExtractor": ScaledFlattenExtractor,
+                  "SlotEncoderExtractor": SlotEncoderExtractor}
+    return policies, activations, extractors
+
+
+def _name_of(cls: type, table: dict[str, type], what: str) -> str:
+    for name, known in table.items():
+        if known is cls:
+            return name
+    raise ModelFileError(f"cannot write a model file for {what} {cls.__module__}.{cls.__qualname__}: it is not "
+                         f"one of {', '.join(table)}")
+
+
+def _plain(value: Any) -> Any:
+    """Constructor option values as JSON data (numpy numbers and arrays, tuples -> lists)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def policy_spec(policy: Any) -> tuple[str, dict[str, Any]]:
+    """The class name and JSON-ready constructor options of a live policy (only classes from the tables)."""
+    policies, activations, extractors = _tables()
+    name = _name_of(type(policy), policies, "policy class")
+    params = policy._get_constructor_parameters()
+    kwargs = {"net_arch": _plain(params["net_arch"]), "ortho_init": bool(params["ortho_init"]),
+              "normalize_images": bool(params["normalize_images"]),
+              "share_features_extractor": bool(policy.share_features_extractor),
+              "activation_fn": _name_of(params["activation_fn"], activations, "activation function"),
+              "features_extractor_class": _name_of(params["features_extractor_class"], extractors,
+                                                   "features extractor"),
+              "features_extractor_kwargs": _plain(params["features_extractor_kwargs"] or {})}
+    if name == "SlotPolicy":
+        kwargs.update(head_dim=int(params["head_dim"]), pairwise=bool(params["pairwise"]))
+    return name, kwargs
+
+
+def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict | None = None) -> ModelMetadata:
+    """The metadata describing ``policy``; ``rules`` (a ``Rules``) and ``cards`` (a ``CardSet``) if known."""
+    import dataclasses
+
+    name, kwargs = policy_spec(policy)
+    high = np.asarray(policy.observation_space.high)
+    return ModelMetadata(policy_class=name, policy_kwargs=kwargs, observation_size=int(policy.observation_space.shape[0]),
+                         observation_normalized=bool(np.all(high <= 1.0)), action_size=int(policy.action_space.n),
+                         rules=dataclasses.asdict(rules) if rules is not None else None,
+                         card_ids=tuple(sorted(cards)) if cards is not None else None, weights_sha256="0" * 64,
+                         ccg_env_version=__version__, source=dict(source or {}))
+
+
+def weights_bytes(policy: Any) -> bytes:
+    """``torch.save`` of the policy's tensors and its observation bounds (plain tensors only)."""
+    import torch
+
+    space = policy.observation_space
+    payload = {"policy": {key: value.detach().cpu() for key, value in policy.state_dict().items()},
+               "observation_low": torch.as_tensor(np.asarray(space.low, dtype=np.float32)),
+               "observation_high": torch.as_tensor(np.asarray(space.high, dtype=np.float32))}
+    buffer = io.BytesIO()
+    torch.save(payload, buffer)
+    return buffer.getvalue()
+
+
+def save_policy(path: str | Path, policy: Any, rules: Any = None, cards: Any = None,
+                source: dict | None = None) -> Path:
+    """Write ``policy`` (a MaskablePPO policy of a known class) as a model file; return its path."""
+    return write_model_file(path, metadata_of(policy, rules, cards, source), weights_bytes(policy))
+
+
+# --- loading -----------------------------------------------------------------------------------------------
+
+
+class LoadedPolicy:
+    """A policy loaded from a model file (or a trusted SB3 zip), with the parts of MaskablePPO's API agents use.
+
+    Attributes:
+        policy: the ``MaskableActorCriticPolicy`` (in evaluation mode).
+        metadata: the file's :class:`~ccg_env.model_file.ModelMetadata` (None for an SB3 zip).
+        path: where it was loaded from.
+    """
+
+    def __init__(self, policy: Any, metadata: ModelMetadata | None, path: Path) -> None:
+        self.policy, self.metadata, self.path = policy, metadata, path
+        policy.set_training_mode(False)
+
+    @property
+    def observation_space(self) -> Any:
+        return self.policy.observation_space
+
+    @property
+    def action_space(self) -> Any:
+        return self.policy.action_space
+
+    def predict(self, observation: np.ndarray, action_masks: np.ndarray | None = None,
+                deterministic: bool = False) -> tuple[np.ndarray, None]:
+        """The action for an observation, as ``MaskablePPO.predict`` returns it."""
+        return self.policy.predict(observation, deterministic=deterministic, action_masks=action_masks)
+
+    def set_random_seed(self, seed: int | None) -> None:
+        """Seed sampling as ``MaskablePPO.set_random_seed`` does (``random``, numpy, torch, the action space)."""
+        if seed is None:
+            return
+        from stable_baselines3.common.utils import set_random_seed
+
+        set_random_seed(seed)
+        self.action_space.seed(seed)
+
+    def check_fits(self, *, observation_size: int | None = None, action_size: int | None = None,
+                   card_ids: Any = None) -> None:
+        """Raise ModelFileError naming both values if the game's sizes or cards differ from the model's."""
+        metadata = self.metadata
+        if metadata is None:  # an SB3 zip records no card set; compare sizes with its spaces
+            metadata = ModelMetadata("MaskableActorCriticPolicy", {}, int(self.observation_space.shape[0]), False,
+                                     int(self.action_space.n), None, None, "0" * 64)
+        check_fits(metadata, str(self.path), observation_size=observation_size, action_size=action_size,
+                   card_ids=card_ids)
+
+
+def _unpickle_weights(data: bytes, metadata: ModelMetadata, where: str) -> dict[str, Any]:
+    """``torch.load(weights_only=True)`` of the weights, checked to be the expected plain tensors."""
+    import torch
+
+    try:
+        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as error:  # UnpicklingError for a refused object; RuntimeError etc. for a damaged file
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ModelFileError(f"{where}: weights.pt refused by torch.load(weights_only=True), which loads plain "
+                             f"tensors only: {reason}") from None
+    if not isinstance(payload, dict) or set(payload) != set(PAYLOAD_KEYS):
+        raise ModelFileError(f"{where}: weights.pt must hold exactly {list(PAYLOAD_KEYS)}")
+    state = payload["policy"]
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              for k, v in state.items()):
+        raise ModelFileError(f"{where}: weights.pt: policy must map parameter names to tensors")
+    for key in ("observation_low", "observation_high"):
+        bound = payload[key]
+        if not isinstance(bound, torch.Tensor) or tuple(bound.shape) != (metadata.observation_size,):
+            raise ModelFileError(f"{where}: weights.pt: {key} must be a tensor of {metadata.observation_size} "
+                                 f"numbers (the metadata's observation_size)")
+    return payload
+
+
+def _build_policy(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, where: str) -> Any:
+    """A fresh policy of the metadata's class and options, mapped through the tables."""
+    import gymnasium
+
+    policies, activations, extractors = _tables()
+    kwargs = dict(metadata.policy_kwargs)
+    if "activation_fn" in kwargs:
+        kwargs["activation_fn"] = activations[kwargs["activation_fn"]]
+    if "features_extractor_class" in kwargs:
+        kwargs["features_extractor_class"] = extractors[kwargs["features_extractor_class"]]
+    observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
+    action_space = gymnasium.spaces.Discrete(metadata.action_size)
+    try:
+        return policies[metadata.policy_class](observation_space, action_space, _no_learning, **kwargs)
+    except (ValueError, TypeError, RuntimeError, KeyError, IndexError) as error:
+        raise ModelFileError(f"{where}: cannot build {metadata.policy_class} from the metadata: {error}") from None
+
+
+def _no_learning(progress_remaining: float) -> float:
+    """The learning rate of a policy loaded to play (its optimizer is never stepped)."""
+    return 0.0
+
+
+def load_policy_file(path: str | Path, device: str = "cpu") -> LoadedPolicy:
+    """Load a ccg-env model file without executing anything from it; ModelFileError says what is wrong."""
+    where = str(path)
+    metadata, data = read_model_file(path)
+    payload = _unpickle_weights(data, metadata, where)
+    low, high = (payload[key].numpy().astype(np.float32) for key in ("observation_low", "observation_high"))
+    policy = _build_policy(metadata, low, high, where)
+    try:
+        policy.load_state_dict(payload["policy"], strict=True)
+    except RuntimeError as error:
+        detail = " ".join(str(error).split())
+        raise ModelFileError(f"{where}: the weights do not fit the policy its metadata describes: "
+                             f"{detail[:400]}") from None
+    return LoadedPolicy(policy.to(device), metadata, Path(path))
+
+
+def load_model(path: str | Path, *, trust: bool = False, device: str = "cpu") -> LoadedPolicy:
+    """Load a policy: a ccg-env model file always; a stable-baselines3 zip only with ``trust=True``.
+
+    Raises:
+        UntrustedModelError: ``path`` is an SB3 zip and ``trust`` is false (loading it unpickles it).
+        ModelFileError: the file is damaged, names unknown classes or options, or its weights do not fit.
+        FileNotFoundError: no file at ``path``.
+    """
+    if model_kind(path) == "ccg-env":
+        return load_policy_file(path, device)
+    if not trust:
+        raise UntrustedModelError(untrusted_zip_message(path))
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(path), device=device)
+    return LoadedPolicy(model.policy, None, Path(path))
+
+
+def convert(source: str | Path, destination: str | Path, *, trust: bool = False, rules: Any = None,
+            cards: Any = None) -> Path:
+    """Turn a trusted stable-baselines3 zip into a model file, recording the rules and cards it plays under.
+
+    Args:
+        source: the SB3 ``.zip`` (unpickled: ``trust=True`` is required).
+        destination: the model file to write (``.ccgmodel`` is added when it has no suffix).
+        rules, cards: the rules and card set the model was trained on (as the env's options; default packaged);
+            their observation and action sizes must match the model's.
+    """
+    from .env.aec import resolve_cards, resolve_rules
+    from .env.codec import ActionLayout
+    from .env.observation import ObservationEncoder
+
+    loaded = load_model(source, trust=trust)
+    rules, cards = resolve_rules(rules), resolve_cards(cards)
+    encoder = ObservationEncoder(rules, cards)
+    metadata = metadata_of(loaded.policy, rules, cards, {"converted_from": Path(source).name})
+    check_fits(metadata, str(source), observation_size=encoder.size, action_size=ActionLayout.for_rules(rules).size)
+    destination = Path(destination)
+    if not destination.suffix:
+        destination = destination.with_suffix(SUFFIX)
+    return write_model_file(destination, metadata, weights_bytes(loaded.policy))
