@@ -181,7 +181,8 @@ def _unpickle_weights(data: bytes, metadata: ModelMetadata, where: str) -> dict[
     return payload
 
 
-def _build_policy(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, where: str) -> Any:
+def _build_policy(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, where: str,
+                  ortho_init: bool | None = None) -> Any:
     """A fresh policy of the metadata's class and options, mapped through the tables."""
     import gymnasium
 
@@ -191,12 +192,45 @@ def _build_policy(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, wh
         kwargs["activation_fn"] = activations[kwargs["activation_fn"]]
     if "features_extractor_class" in kwargs:
         kwargs["features_extractor_class"] = extractors[kwargs["features_extractor_class"]]
+    if ortho_init is not None:
+        kwargs["ortho_init"] = ortho_init
     observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
     action_space = gymnasium.spaces.Discrete(metadata.action_size)
     try:
         return policies[metadata.policy_class](observation_space, action_space, _no_learning, **kwargs)
-    except (ValueError, TypeError, RuntimeError, KeyError, IndexError) as error:
+    except (ValueError, TypeError, RuntimeError, KeyError, IndexError, NotImplementedError) as error:
         raise ModelFileError(f"{where}: cannot build {metadata.policy_class} from the metadata: {error}") from None
+
+
+def _check_shapes(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, state: dict[str, Any],
+                  where: str) -> None:
+    """Build the policy on torch's meta device (no memory) and refuse weights whose names or shapes differ.
+
+    So a file whose metadata asks for a huge network is refused before anything of that size is allocated:
+    the real policy is built only once its tensors match the weights (bounded by the file size limit).
+    """
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    class StayOnMeta(TorchFunctionMode):
+        """Keeps ``module.to("cpu")`` calls inside SB3's constructors from copying out of meta tensors."""
+
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            if func is torch.Tensor.to and args and isinstance(args[0], torch.Tensor) and args[0].is_meta:
+                return args[0]
+            return func(*args, **(kwargs or {}))
+
+    with torch.device("meta"), StayOnMeta():
+        policy = _build_policy(metadata, low, high, where, ortho_init=False)
+    shapes = {key: tuple(value.shape) for key, value in policy.state_dict().items()}
+    given = {key: tuple(value.shape) for key, value in state.items()}
+    if shapes == given:
+        return
+    missing, unexpected = sorted(set(shapes) - set(given)), sorted(set(given) - set(shapes))
+    differing = [f"{key}: {given[key]} in the weights, {shapes[key]} in the policy"
+                 for key in sorted(set(shapes) & set(given)) if shapes[key] != given[key]]
+    raise ModelFileError(f"{where}: the weights do not fit the policy its metadata describes: "
+                         f"missing {missing[:3]}, unexpected {unexpected[:3]}, size mismatch {differing[:3]}")
 
 
 def _no_learning(progress_remaining: float) -> float:
@@ -210,10 +244,11 @@ def load_policy_file(path: str | Path, device: str = "cpu") -> LoadedPolicy:
     metadata, data = read_model_file(path)
     payload = _unpickle_weights(data, metadata, where)
     low, high = (payload[key].numpy().astype(np.float32) for key in ("observation_low", "observation_high"))
-    policy = _build_policy(metadata, low, high, where)
+    _check_shapes(metadata, low, high, payload["policy"], where)
+    policy = _build_policy(metadata, low, high, where, ortho_init=False)  # every parameter is replaced below
     try:
         policy.load_state_dict(payload["policy"], strict=True)
-    except RuntimeError as error:
+    except RuntimeError as error:  # e.g. a dtype that cannot be copied
         detail = " ".join(str(error).split())
         raise ModelFileError(f"{where}: the weights do not fit the policy its metadata describes: "
                              f"{detail[:400]}") from None

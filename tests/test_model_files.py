@@ -227,6 +227,20 @@ def test_weights_that_do_not_fit_the_metadata_or_checksum_are_refused(tiny_model
         load_model(tmp_path / "text.ccgmodel")
 
 
+def test_metadata_asking_for_a_huge_network_is_refused_before_it_is_allocated(tiny_model_file, tmp_path):
+    import psutil
+
+    from ccg_env.saved_policy import load_model
+
+    # 8 layers of 4096 (each option within its bound) would be about 130M parameters, 520 MB of float32
+    huge = _rewrite(tiny_model_file, tmp_path / "huge.ccgmodel", metadata={"policy_kwargs": {"net_arch": [4096] * 8}})
+    before = psutil.Process().memory_info().rss
+    with pytest.raises(ModelFileError, match=r"do not fit .*mlp_extractor.policy_net.0.weight: \(32, 3331\) in the "
+                                             r"weights, \(4096, 3331\) in the policy"):
+        load_model(huge)
+    assert psutil.Process().memory_info().rss - before < 100_000_000
+
+
 # --- a model that does not fit the game ----------------------------------------------------------------------
 
 
