@@ -68,7 +68,7 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
                                         "intervals, Bradley-Terry ratings, JSON/CSV files and a win-rate plot.")
     arena.add_argument("--agents", nargs="+", default=list(DEFAULT_ARENA_AGENTS), metavar="SPEC",
                        help="agents to compare: registered names (random, heuristic, search, learned) or "
-                            "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.zip")
+                            "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.ccgmodel")
     arena.add_argument("--games", type=positive_int, default=DEFAULT_ARENA_GAMES,
                        help="games per pair of agents (seats alternate, so use an even number)")
     arena.add_argument("--seed", type=int, default=0, help="first game seed (game k of a pair uses seed + k//2)")

@@ -28,7 +28,7 @@ def _help(argv: list[str], capsys) -> str:
 
 def test_help_lists_every_command(capsys):
     text = _help(["--help"], capsys)
-    for name in ("arena", "play", "train", "bench", "replay"):
+    for name in ("arena", "play", "train", "bench", "replay", "model"):
         assert name in text
 
 
@@ -127,6 +127,15 @@ def test_train_no_progress_turns_the_bar_off(monkeypatch):
     monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
     assert cli.main(["train", "--config", "smoke", "--no-progress"]) == 0
     assert seen == [["--config", "smoke", "--set", "progress=false"]]
+
+
+def test_train_trust_model_sets_the_config_key(monkeypatch):
+    import ccg_env.train
+
+    seen = []
+    monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["train", "--config", "smoke", "--trust-model"]) == 0
+    assert seen == [["--config", "smoke", "--set", "trust_model=true"]]
 
 
 def test_train_without_the_training_module_says_so(monkeypatch, capsys):
