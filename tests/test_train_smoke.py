@@ -164,3 +164,22 @@ def test_rescaled_inputs_continue_from_a_model_and_export_smaller(tmp_path):
     assert small.stat().st_size < second.model_path.stat().st_size * 0.6
     exported = [p.detach() for p in MaskablePPO.load(small).policy.parameters()]
     assert all(np.array_equal(a, b) for a, b in zip(continued, exported))
+
+
+def test_continue_training_starts_from_a_model_file_and_refuses_an_untrusted_zip(tmp_path):
+    import dataclasses
+
+    from agents.notebook_helpers import continue_training
+    from ccg_env.model_file import UntrustedModelError
+    from ccg_env.saved_policy import load_model
+
+    config = load_config("smoke", {"runs_dir": str(tmp_path), "name": "first", "total_timesteps": 512,
+                                   "eval_every": 0, "eval_games": 8})
+    first = train(config)
+    more = dataclasses.replace(config, name="more", learning_rate=1e-9)
+    with pytest.raises(UntrustedModelError):
+        continue_training(first.model_path, more)
+    result = continue_training(first.policy_path, more)
+    before, after = load_model(first.policy_path).policy, load_model(result.policy_path).policy
+    assert result.timesteps >= 512 and result.policy_path.is_file()
+    assert all(np.allclose(a.detach(), b.detach(), atol=1e-5) for a, b in zip(before.parameters(), after.parameters()))
