@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+
 
 class LearnedAgent:
     """Plays the masked action a MaskablePPO model predicts for the raw observation.
@@ -46,20 +48,7 @@ class LearnedAgent:
 
     def __init__(self, path: str | Path, deterministic: bool = True, normalize: bool | None = None,
                  device: str = "cpu", name: str | None = None, cards: Any = None, trust: bool = False) -> None:
-        from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
-
-        self.path = Path(path)
-        for suffix in (SUFFIX, ".zip"):
-            if not self.path.exists() and self.path.with_suffix(suffix).exists():
-                self.path = self.path.with_suffix(suffix)
-        if not self.path.exists():
-            raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a {SUFFIX} model "
-                                    f"file)")
-        kind = model_kind(self.path)  # refuse an untrusted zip, or a damaged file, before any game starts
-        if kind == "sb3-zip" and not trust:
-            raise UntrustedModelError(untrusted_zip_message(self.path))
-        if kind == "ccg-env":
-            read_metadata(self.path)
+        self.path = checked_model_path(path, trust)
         self.trust = trust
         self.name = name or f"learned:{self.path.stem}"
         self.deterministic = deterministic
@@ -130,6 +119,23 @@ class LearnedAgent:
                              f"card set the agent scales with give {scale.size}; pass the game's card set as "
                              f"cards= (got {self.cards!r})")
         return scale
+
+
+def checked_model_path(path: str | Path, trust: bool) -> Path:
+    """The model file at ``path`` (trying ``.ccgmodel`` then ``.zip`` when there is no file), checked before any
+    game starts: a damaged file or an SB3 zip without ``trust`` raises (``ModelFileError``, ``UntrustedModelError``)."""
+    found = Path(path)
+    for suffix in (SUFFIX, ".zip"):
+        if not found.exists() and found.with_suffix(suffix).exists():
+            found = found.with_suffix(suffix)
+    if not found.exists():
+        raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a {SUFFIX} model file)")
+    kind = model_kind(found)
+    if kind == "sb3-zip" and not trust:
+        raise UntrustedModelError(untrusted_zip_message(found))
+    if kind == "ccg-env":
+        read_metadata(found)  # validates the metadata and the weights' checksum; loads nothing
+    return found
 
 
 def observation_scale(rules: Any = None, cards: Any = None) -> np.ndarray:

@@ -226,6 +226,19 @@ class RecordingAgent:
         self.agent.reset(seed)
 
 
+def test_the_shipped_model_file_holds_the_zips_policy_exactly(shipped_agent):
+    import torch
+
+    from ccg_env.saved_policy import load_model
+
+    old = load_model(REPO / "models" / "ppo_vs_heuristic.zip", trust=True).policy
+    new = shipped_agent._load().policy
+    assert type(new) is type(old) and new.net_arch == old.net_arch
+    old_state, new_state = old.state_dict(), new.state_dict()
+    assert list(new_state) == list(old_state)
+    assert all(torch.equal(new_state[key], old_state[key]) for key in old_state)
+
+
 def test_the_shipped_model_file_plays_the_same_games_as_the_shipped_zip(shipped_agent):
     from agents.heuristic import HeuristicAgent
     from agents.learned import LearnedAgent
