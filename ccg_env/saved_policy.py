@@ -287,6 +287,8 @@ def convert(source: str | Path, destination: str | Path, *, trust: bool = False,
     from .env.codec import ActionLayout
     from .env.observation import ObservationEncoder
 
+    if model_kind(source) == "ccg-env":
+        raise ModelFileError(f"{str(source)!r} is already a ccg-env model file; convert takes a stable-baselines3 .zip")
     loaded = load_model(source, trust=trust)
     rules, cards = resolve_rules(rules), resolve_cards(cards)
     encoder = ObservationEncoder(rules, cards)

@@ -139,6 +139,9 @@ def test_cli_model_convert_needs_trust_and_inspect_shows_the_metadata(tiny_zip, 
     assert exit_info.value.code == 2 and "unpickles" in capsys.readouterr().err
     assert cli.main(["model", "convert", "--trust-model", str(tiny_zip), str(tmp_path / "out")]) == 0
     assert model_kind(tmp_path / "out.ccgmodel") == "ccg-env"
+    with pytest.raises(SystemExit):
+        cli.main(["model", "convert", "--trust-model", str(tmp_path / "out.ccgmodel"), str(tmp_path / "again")])
+    assert "already a ccg-env model file" in capsys.readouterr().err
     capsys.readouterr()
     assert cli.main(["model", "inspect", str(tmp_path / "out.ccgmodel")]) == 0
     text = capsys.readouterr().out
