@@ -30,7 +30,7 @@ from .stats import wilson_interval
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ccg_env.train import TrainConfig, TrainResult
+    from ccg_env.training.train import TrainConfig, TrainResult
 
     from .arena import TournamentResult
 
@@ -162,7 +162,7 @@ def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResul
     """Train an existing MaskablePPO model ``config.total_timesteps`` more steps, logging like ``train``.
 
     The environments, callbacks and run folder (``eval.csv``, checkpoints, ``model.zip``) are those of
-    :func:`ccg_env.train.train`; only the model is loaded instead of built. Timesteps in the curve count from
+    :func:`ccg_env.training.train.train`; only the model is loaded instead of built. Timesteps in the curve count from
     the start of this continuation.
     """
     import time
@@ -172,7 +172,7 @@ def continue_training(model_path: str | Path, config: TrainConfig) -> TrainResul
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
 
-    from ccg_env import train as training
+    from ccg_env.training import train as training
 
     torch.set_num_threads(config.torch_threads)
     env, pool = training.make_training_env(config)

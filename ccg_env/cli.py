@@ -88,7 +88,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
-    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.train).")
+    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.training.train).")
     train.add_argument("--config", required=True, metavar="PATH",
                        help="training config: a configs/train/<name>.yaml path or a packaged config name")
     train.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
@@ -219,7 +219,7 @@ def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
 
 def run_train(args: argparse.Namespace) -> int:
     try:
-        from ccg_env.train import main as train_main
+        from ccg_env.training.train import main as train_main
     except ImportError as error:
         print(f"ccg-env train: training is unavailable ({error}); install the extras with "
               f"pip install 'ccg-env[train]'", file=sys.stderr)

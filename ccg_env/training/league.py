@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .env.duel import DuelSetup, Opponent, RandomOpponent, make_opponent
+from ..env.duel import DuelSetup, Opponent, RandomOpponent, make_opponent
 
 #: Pool member kinds with a fixed opponent; snapshots are the third kind.
 FIXED_MEMBERS = ("heuristic", "random")
