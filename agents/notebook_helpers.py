@@ -21,7 +21,7 @@ from ccg_env.env.codec import ActionCodec
 from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
 from ccg_env.env.render import render_text
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 
 from .heuristic import HeuristicAgent
 from .match import MatchRunner

@@ -150,7 +150,7 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
     """Play until the game ends or the person quits; return the game and the choices made."""
     from agents.human import QuitGame
     from agents.match import MatchRunner
-    from ccg_env.env.view import GameView
+    from ccg_env.engine.view import GameView
 
     runner = MatchRunner()
     game = runner.new_game(seed, log=True)
