@@ -20,18 +20,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ccg_env.engine.attacks import attacks_per_turn
 from ccg_env.engine.choices import END_TURN, ChoiceKind
 from ccg_env.engine.vocabulary import CardType, EffectKind, Selector
 
 from .evaluation import (
-    FREEZE, POISONOUS, TAUNT, WINDFURY, battlecries, can_kill, chosen_effect, face_damage, minion_value,
+    FREEZE, POISONOUS, TAUNT, battlecries, can_kill, chosen_effect, face_damage, minion_value,
 )
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ccg_env.engine import Ability, Choice
-    from ccg_env.env.view import CardView, GameView, SideView
+    from ccg_env.engine.view import CardView, GameView, SideView
 
 
 class Board:
@@ -106,7 +107,7 @@ def _lethal(board: Board, plays: list[Choice], attacks: list[Choice]) -> Choice 
 
 
 def _attacks_left(card: CardView) -> int:
-    return max((2 if card.keywords & WINDFURY else 1) - card.attacks_made, 1)
+    return max(attacks_per_turn(card.keywords) - card.attacks_made, 1)
 
 
 # --- 2. trades ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ccg_env.engine.cards import keyword_names
 if TYPE_CHECKING:
     import numpy as np
 
-    from ccg_env.env.view import CardView, GameView, SideView
+    from ccg_env.engine.view import CardView, GameView, SideView
 
 #: Longest stretch of the reaction log printed before a decision (the newest lines are kept).
 MAX_LOG_LINES = 40

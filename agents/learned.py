@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+from ccg_env.training.greedy import greedy_action
 
 
 class LearnedAgent:
@@ -93,8 +94,10 @@ class LearnedAgent:
                              f"model's {model.observation_space.shape}")
         if self.normalize:
             obs = obs * self._scale(view.rules if view is not None else None, obs.size)
-        action, _ = model.predict(obs, action_masks=np.asarray(action_mask, dtype=bool),
-                                  deterministic=self.deterministic)
+        if self.deterministic:  # the legal action with the highest logit, as the league's snapshots play
+            model.policy.set_training_mode(False)
+            return greedy_action(model.policy, obs, np.flatnonzero(action_mask))
+        action, _ = model.predict(obs, action_masks=np.asarray(action_mask, dtype=bool), deterministic=False)
         return int(action)
 
     def reset(self, seed: int | None = None) -> None:
@@ -140,7 +143,7 @@ def checked_model_path(path: str | Path, trust: bool) -> Path:
 
 def observation_scale(rules: Any = None, cards: Any = None) -> np.ndarray:
     """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged."""
-    from ccg_env.env.aec import resolve_cards, resolve_rules
+    from ccg_env.engine.game_setup import resolve_cards, resolve_rules
     from ccg_env.env.observation import ObservationEncoder
 
     return ObservationEncoder(resolve_rules(rules), resolve_cards(cards)).scale

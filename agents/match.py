@@ -1,4 +1,4 @@
-"""One game between two agents, played on the engine directly (observation, mask and view per decision)."""
+"""One game between two agents, played over the env core (its games, legal ids, observation and mask per decision)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from ccg_env.engine import Game, IllegalActionError, Rules, default_cards
-from ccg_env.env.codec import ActionCodec, ActionLayout
-from ccg_env.env.observation import ObservationEncoder
-from ccg_env.env.view import GameView
+from ccg_env.engine import Game, IllegalActionError, Rules
+from ccg_env.env.core import EnvCore
+from ccg_env.engine.view import GameView
 
 if TYPE_CHECKING:
     from ccg_env.agent_api import Agent
@@ -41,28 +40,37 @@ class GameRecord:
 
 
 class MatchRunner:
-    """Plays games with one rules/card set, reusing its encoder, codec and buffers between games."""
+    """Plays games with one rules/card set over one env core, reusing its encoder, codec and buffers.
+
+    Args:
+        rules, cards: as the envs' options (None: the packaged ones).
+        decks: the deck pair of every game (None: the defaults), or ``"random"`` (drawn with each game's seed);
+            :meth:`play` and :meth:`new_game` also take a pair for one game.
+    """
 
     def __init__(self, rules: Rules | None = None, cards: CardSet | None = None,
-                 decks: Sequence[Any] | None = None) -> None:
-        self.rules = rules or Rules.load()
-        self.cards = cards if cards is not None else default_cards()
-        self.decks = decks
-        self.encoder = ObservationEncoder(self.rules, self.cards)
-        self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
+                 decks: Sequence[Any] | str | None = None) -> None:
+        self.core = EnvCore(rules, cards, decks, illegal_action="raise")
+        self.rules, self.cards, self.decks = self.core.rules, self.core.cards, decks
+        self.encoder, self.codec = self.core.encoder, self.core.codec
         self._observation = self.encoder.new_buffer()
-        self._mask = np.zeros(self.codec.layout.size, dtype=np.int8)
+        self._mask = np.zeros(self.core.size, dtype=np.int8)
+        self._write_mask = self.core.mask_writer(self._mask)
 
-    def new_game(self, seed: int, *, log: bool = False) -> Game:
-        return Game.new(seed, decks=self.decks, rules=self.rules, cards=self.cards, log=log)
+    def new_game(self, seed: int, *, log: bool = False, decks: Sequence[Any] | None = None) -> Game:
+        """A game with this seed (and ``decks``, a pair of deck specs, if given; else the runner's decks)."""
+        return self.core.new_game(seed, decks=decks, log=log)
 
-    def play(self, agents: Sequence[Agent], seed: int, *, game: Game | None = None) -> GameRecord:
+    def play(self, agents: Sequence[Agent], seed: int, *, game: Game | None = None,
+             decks: Sequence[Any] | None = None) -> GameRecord:
         """Play one game, ``agents[i]`` in seat ``i``; each agent is reset with a seed derived from ``seed``.
+
+        ``decks`` deals this game a deck pair (ignored when ``game`` is given).
 
         Raises:
             IllegalActionError: an agent picked an action outside its mask (named in the message).
         """
-        game = game if game is not None else self.new_game(seed)
+        game = game if game is not None else self.new_game(seed, decks=decks)
         for seat, agent in enumerate(agents):
             agent.reset(seed=seed * 2 + seat)
         decisions = 0
@@ -77,18 +85,16 @@ class MatchRunner:
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
         player = game.current_player
-        legal = game.legal_actions()
-        ids = self.codec.encode_all(game, legal)
-        self.encoder.encode(game, player, self._observation, legal)
-        self._mask.fill(0)
-        self._mask[ids] = 1
+        legal = self.core.legal(game)
+        self.encoder.encode(game, player, self._observation, list(legal.values()))
+        self._write_mask(legal)
         action = int(agent.act(self._observation, self._mask, GameView(game, player, self.codec)))
-        if not 0 <= action < self._mask.size or not self._mask[action]:
+        choice = legal.get(action)
+        if choice is None:
             raise IllegalActionError(
                 f"agent {_name(agent)!r} (player {player}, game seed {seed}, turn {game.turn}) chose action "
                 f"{action} ({self.codec.layout.describe(action)}), which its action mask forbids; legal ids: "
-                f"{sorted(ids)}")
-        choice = legal[ids.index(action)]
+                f"{sorted(legal)}")
         game.apply(choice)
         return choice
 

@@ -21,7 +21,7 @@ from ccg_env.env.codec import ActionCodec
 from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
 from ccg_env.env.render import render_text
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 
 from .heuristic import HeuristicAgent
 from .match import MatchRunner
@@ -30,7 +30,7 @@ from .stats import wilson_interval
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ccg_env.train import TrainConfig, TrainResult
+    from ccg_env.training.train import TrainConfig, TrainResult
 
     from .arena import TournamentResult
 
@@ -162,7 +162,7 @@ def continue_training(model_path: str | Path, config: TrainConfig, trust_model: 
     """Train an existing model ``config.total_timesteps`` more steps, logging like ``train``.
 
     The environments, callbacks and run folder (``eval.csv``, checkpoints, ``model.zip`` and ``model.ccgmodel``)
-    are those of :func:`ccg_env.train.train`. A ``.ccgmodel`` model file gives the starting weights of the
+    are those of :func:`ccg_env.training.train.train`. A ``.ccgmodel`` model file gives the starting weights of the
     model ``config`` describes (Adam starts afresh); a stable-baselines3 zip (``trust_model=True`` only: it is
     unpickled) is loaded whole, with its own PPO settings and optimizer state. Timesteps in the curve count
     from the start of this continuation.
@@ -174,7 +174,7 @@ def continue_training(model_path: str | Path, config: TrainConfig, trust_model: 
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
 
-    from ccg_env import train as training
+    from ccg_env.training import train as training
     from ccg_env.model_file import UntrustedModelError, model_kind, untrusted_zip_message
 
     torch.set_num_threads(config.torch_threads)

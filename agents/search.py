@@ -37,7 +37,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 
 from .evaluation import position_score
 from .heuristic import choose as heuristic_choice

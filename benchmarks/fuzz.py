@@ -146,7 +146,7 @@ def make_policy(plan: GamePlan, codec: ActionCodec, epsilon: float = 0.1) -> Cal
     if plan.policy == "random":
         return lambda game: rng.choice(game.legal_actions())
     agent = _heuristic_agent()
-    from ccg_env.env.view import GameView
+    from ccg_env.engine.view import GameView
 
     def heuristic(game: Game) -> Choice:
         legal = game.legal_actions()

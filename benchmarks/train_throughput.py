@@ -2,7 +2,7 @@
 
 In one run, alternately: the MaskablePPO model of a training config (``--config``, default
 ``configs/train/ppo_vs_random.yaml``: its policy, network and PPO hyperparameters, built by
-``ccg_env.train.make_model``) learns for ``--timesteps`` steps on the real batched env (``CcgDuelSb3VecEnv``
+``ccg_env.training.train.make_model``) learns for ``--timesteps`` steps on the real batched env (``CcgDuelSb3VecEnv``
 against the config's opponent) and on a no-op ``VecEnv`` with identical spaces (constant observations, a fixed
 mask, games of a fixed length), with ``torch.set_num_threads(1)``. The env's share of training time is reported
 two ways: measured directly (time inside the real env's ``reset``/``step``/``action_masks``, over the run's
@@ -26,7 +26,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ccg_env.cli import positive_int
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
-from ccg_env.train import TrainConfig, load_config, make_model, make_vec_env
+from ccg_env.training.train import TrainConfig, load_config, make_model, make_vec_env
 
 
 class TimedEnv:

@@ -2,7 +2,7 @@
 
 An agent maps (observation, action mask, game view) to an action id. Agents that only need tensors ignore
 the view; agents that need the rules (heuristic, search) read the game through the view, which shows only
-what the acting player may know (see ``ccg_env.env.view.GameView``). An agent that reads only the view may
+what the acting player may know (see ``ccg_env.engine.view.GameView``). An agent that reads only the view may
 also offer ``choose_from_view(view) -> Choice`` (the engine choice ``act`` would pick): the env's opponents
 then call that and skip building an observation and a mask for it.
 
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, runtime_checka
 if TYPE_CHECKING:
     import numpy as np
 
-    from .env.view import GameView
+    from .engine.view import GameView
 
 ENTRY_POINT_GROUP = "ccg_env.agents"
 

@@ -91,7 +91,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
-    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.train).")
+    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.training.train).")
     train.add_argument("--config", required=True, metavar="PATH",
                        help="training config: a configs/train/<name>.yaml path or a packaged config name")
     train.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
@@ -200,7 +200,7 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
     """Play until the game ends or the person quits; return the game and the choices made."""
     from agents.human import QuitGame
     from agents.match import MatchRunner
-    from ccg_env.env.view import GameView
+    from ccg_env.engine.view import GameView
 
     runner = MatchRunner()
     game = runner.new_game(seed, log=True)
@@ -269,7 +269,7 @@ def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
 
 def run_train(args: argparse.Namespace) -> int:
     try:
-        from ccg_env.train import main as train_main
+        from ccg_env.training.train import main as train_main
     except ImportError as error:
         print(f"ccg-env train: training is unavailable ({error}); install the extras with "
               f"pip install 'ccg-env[train]'", file=sys.stderr)

@@ -46,7 +46,7 @@ POLICY_CLASSES = ("MaskableActorCriticPolicy", "SlotPolicy")
 POLICY_ALIASES = {"MlpPolicy": "MaskableActorCriticPolicy"}
 #: Activation functions, by the name of their ``torch.nn`` class.
 ACTIVATIONS = ("Tanh", "ReLU", "LeakyReLU", "ELU", "GELU", "SiLU", "Sigmoid")
-#: Features extractors (SB3's and :mod:`ccg_env.policy`'s).
+#: Features extractors (SB3's and :mod:`ccg_env.training.policy`'s).
 EXTRACTORS = ("FlattenExtractor", "ScaledFlattenExtractor", "SlotEncoderExtractor")
 
 

@@ -31,7 +31,7 @@ def _tables() -> tuple[dict[str, type], dict[str, type], dict[str, type]]:
     from stable_baselines3.common.torch_layers import FlattenExtractor
     from torch import nn
 
-    from ccg_env.policy import ScaledFlattenExtractor, SlotEncoderExtractor, SlotPolicy
+    from ccg_env.training.policy import ScaledFlattenExtractor, SlotEncoderExtractor, SlotPolicy
 
     policies = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy, "SlotPolicy": SlotPolicy}
     activations = {name: getattr(nn, name) for name in ACTIVATIONS}

@@ -112,34 +112,34 @@ def test_arena_defaults_are_the_main_job():
 
 
 def test_train_delegates_to_the_training_module(monkeypatch):
-    import ccg_env.train
+    import ccg_env.training.train
 
     seen = []
-    monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(ccg_env.training.train, "main", lambda argv: seen.append(argv) or 0)
     assert cli.main(["train", "--config", "smoke", "--set", "total_timesteps=64"]) == 0
     assert seen == [["--config", "smoke", "--set", "total_timesteps=64"]]
 
 
 def test_train_no_progress_turns_the_bar_off(monkeypatch):
-    import ccg_env.train
+    import ccg_env.training.train
 
     seen = []
-    monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(ccg_env.training.train, "main", lambda argv: seen.append(argv) or 0)
     assert cli.main(["train", "--config", "smoke", "--no-progress"]) == 0
     assert seen == [["--config", "smoke", "--set", "progress=false"]]
 
 
 def test_train_trust_model_sets_the_config_key(monkeypatch):
-    import ccg_env.train
+    import ccg_env.training.train
 
     seen = []
-    monkeypatch.setattr(ccg_env.train, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(ccg_env.training.train, "main", lambda argv: seen.append(argv) or 0)
     assert cli.main(["train", "--config", "smoke", "--trust-model"]) == 0
     assert seen == [["--config", "smoke", "--set", "trust_model=true"]]
 
 
 def test_train_without_the_training_module_says_so(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "ccg_env.train", None)
+    monkeypatch.setitem(sys.modules, "ccg_env.training.train", None)
     assert cli.main(["train", "--config", "smoke"]) == 2
     assert "training is unavailable" in capsys.readouterr().err
 

@@ -1,4 +1,4 @@
-"""League opponents (ccg_env.league): settings validation, per-game sampling, frozen snapshots, a league run."""
+"""League opponents (ccg_env.training.league): settings validation, per-game sampling, frozen snapshots, a league run."""
 
 import csv
 from collections import Counter
@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from ccg_env.env.duel import Duel  # noqa: E402
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv  # noqa: E402
-from ccg_env.league import LeagueOpponent, LeaguePool, LeagueSettings  # noqa: E402
+from ccg_env.training.league import LeagueOpponent, LeaguePool, LeagueSettings  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_a_snapshot_plays_whole_games_legally(setup, policy):
 
 
 def test_league_training_logs_win_rates_per_member(tmp_path):
-    from ccg_env.train import load_config, train
+    from ccg_env.training.train import load_config, train
 
     result = train(load_config("smoke", {"runs_dir": str(tmp_path), "opponent": "league", "total_timesteps": 2048,
                                          "eval_every": 0, "eval_games": 8,

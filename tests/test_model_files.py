@@ -85,7 +85,7 @@ def test_a_crafted_sb3_zip_runs_its_payload_when_trusted(tiny_zip, tmp_path):
 def test_a_crafted_sb3_zip_is_refused_by_default_everywhere(tiny_zip, tmp_path):
     from agents.learned import LearnedAgent
     from ccg_env.saved_policy import load_model
-    from ccg_env.train import load_config
+    from ccg_env.training.train import load_config
 
     marker = tmp_path / "marker"
     path = hostile_zip(tiny_zip, tmp_path / "hostile.zip", marker)
@@ -103,7 +103,7 @@ def test_a_crafted_sb3_zip_is_refused_by_default_everywhere(tiny_zip, tmp_path):
 def test_the_league_refuses_an_untrusted_zip_checkpoint_and_takes_a_model_file(tiny_zip, tiny_model_file,
                                                                                 tmp_path):
     from ccg_env.env.duel import DuelSetup
-    from ccg_env.league import LeaguePool, LeagueSettings
+    from ccg_env.training.league import LeaguePool, LeagueSettings
 
     marker = tmp_path / "marker"
     setup = DuelSetup.build(normalize_observations=False)

@@ -1,4 +1,4 @@
-"""The per-slot policy (ccg_env.policy): feature shapes, empty slots, the pair head's action layout, training."""
+"""The per-slot policy (ccg_env.training.policy): feature shapes, empty slots, the pair head's action layout, training."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ pytest.importorskip("sb3_contrib")
 
 from ccg_env.env.codec import ActionLayout  # noqa: E402
 from ccg_env.env.gym_env import CcgDuelEnv  # noqa: E402
-from ccg_env.policy import PairwiseActionHead, SlotEncoderExtractor  # noqa: E402
+from ccg_env.training.policy import PairwiseActionHead, SlotEncoderExtractor  # noqa: E402
 
 SLOT_DIM, GLOBAL_DIM = 8, 16
 
@@ -114,8 +114,8 @@ def test_slot_policy_trains_saves_and_plays_as_a_learned_agent(tmp_path, pairwis
     from sb3_contrib import MaskablePPO
 
     from agents.learned import LearnedAgent
-    from ccg_env.policy import SlotPolicy
-    from ccg_env.train import load_config, train
+    from ccg_env.training.policy import SlotPolicy
+    from ccg_env.training.train import load_config, train
 
     result = train(load_config("smoke", {
         "runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0, "eval_games": 8, "policy": "slot",

@@ -5,7 +5,7 @@ import csv
 import numpy as np
 import pytest
 
-from ccg_env.train import TrainConfig, load_config, main, parse_overrides, train
+from ccg_env.training.train import TrainConfig, load_config, main, parse_overrides, train
 
 
 def test_smoke_run_completes_and_reports_the_win_rate(tmp_path, capsys):
@@ -66,7 +66,7 @@ def test_progress_auto_follows_whether_stderr_is_a_terminal(setting, terminal, s
     import io
     import sys
 
-    from ccg_env.train import show_progress
+    from ccg_env.training.train import show_progress
 
     stderr = io.StringIO()
     monkeypatch.setattr(stderr, "isatty", lambda: terminal)
@@ -116,7 +116,7 @@ def test_command_line_overrides_and_errors(capsys):
 
 def test_shaping_telescopes_to_the_final_reward_minus_the_first_potential():
     from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
-    from ccg_env.shaping import ShapedRewardVecEnv
+    from ccg_env.training.shaping import ShapedRewardVecEnv
 
     env = ShapedRewardVecEnv(CcgDuelSb3VecEnv(2, opponent="heuristic", normalize_observations=True), 1.0, 1.0)
     env.seed(4)
@@ -140,7 +140,7 @@ def test_shaping_telescopes_to_the_final_reward_minus_the_first_potential():
 def test_rescaled_inputs_continue_from_a_model_and_export_smaller(tmp_path):
     from sb3_contrib import MaskablePPO
 
-    from ccg_env.train import export_for_play
+    from ccg_env.training.train import export_for_play
 
     first = train(load_config("smoke", {"runs_dir": str(tmp_path), "name": "first", "total_timesteps": 512,
                                         "eval_every": 0, "eval_games": 8, "rescale_inputs": True}))

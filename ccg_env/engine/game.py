@@ -9,9 +9,10 @@ from .action_system import ActionSystem
 from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
 from .cards import CardSet, default_cards
 from .choices import Choice, ChoiceKind, Move, legal_moves, malformed, why_illegal
-from .decks import Deck, resolve_deck, default_deck_paths
+from .decks import Deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus, all_subclasses
+from .game_setup import resolve_deck_pair, resolve_rules
 from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
@@ -32,7 +33,6 @@ def _fresh_bus() -> EventBus:
     return _DEFAULT_BUS.copy()  # every game owns its bus; the template is never handed out
 
 
-DEFAULT_DECKS: Final = ("midrange", "aggro")
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 
@@ -61,22 +61,16 @@ class Game:
         Args:
             seed: an integer that seeds the game's only random generator; same seed and choices, same game.
             decks: two decks (Deck objects, packaged deck names or YAML paths); defaults to
-                ``DEFAULT_DECKS``.
+                ``game_setup.DEFAULT_DECKS``.
             rules: rules constants; defaults to ``configs/rules/default.yaml``.
             cards: card set; defaults to every file in ``configs/cards``.
             log: keep ``game.log`` (turn off for speed).
         """
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, got {seed!r}")
-        rules = _resolve_rules(rules)
+        rules = resolve_rules(rules)
         cards = cards if cards is not None else default_cards()
-        if isinstance(decks, (str, Path, Deck)):
-            raise ValueError(f"a game needs exactly two decks, got the single deck {str(decks)!r}; "
-                             f"pass a pair such as [{str(decks)!r}, {str(decks)!r}]")
-        specs = list(decks) if decks is not None else list(DEFAULT_DECKS)
-        if len(specs) != 2:
-            raise ValueError(f"a game needs exactly two decks, got {len(specs)}")
-        resolved = [resolve_deck(spec, cards, rules) for spec in specs]
+        resolved = resolve_deck_pair(decks, cards, rules)
         state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
         state.players = [new_player(state, 0), new_player(state, 1)]
         for player, deck in zip(state.players, resolved):
@@ -93,7 +87,7 @@ class Game:
         """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format)."""
         from .scenario import build_scenario
 
-        return build_scenario(cls, scenario, seed, rules=_resolve_rules(rules),
+        return build_scenario(cls, scenario, seed, rules=resolve_rules(rules),
                               cards=cards if cards is not None else default_cards(), log=log)
 
     # --- playing -------------------------------------------------------------------------------
@@ -224,15 +218,6 @@ class Game:
     def __repr__(self) -> str:
         status = self.state.result.value if self.state.result else "in progress"
         return f"<Game turn {self.state.turn}, player {self.state.current} to act, {status}>"
-
-
-def _resolve_rules(rules: Rules | str | Path | None) -> Rules:
-    """Accept Rules, a path to a rules file, or None for the packaged default."""
-    if rules is None or isinstance(rules, Rules):
-        return rules or Rules.load()
-    if isinstance(rules, (str, Path)):
-        return Rules.load(rules)
-    raise TypeError(f"rules must be a Rules object or a path to a rules YAML file, got {rules!r}")
 
 
 def default_decks() -> list[str]:

@@ -61,17 +61,28 @@ secrets only a count; no deck order is encoded. Values are raw game numbers clip
 ``observation["action_mask"]`` is an int8 vector with ones exactly at the ids of the engine's legal choices,
 which come from the TargetSystem's candidates and the validators (``Game.apply`` accepts exactly those
 choices), so every masked action is accepted and every other one is refused. The agent not on turn, and every
-agent once the game is over, gets all zeros. In the wrapped env an unmasked action ends the game with -1 for
-the offender, and PettingZoo's wrappers raise ``AssertionError`` for an id outside ``Discrete(N)`` and for
-``step()`` before ``reset()``; the raw env raises ``ValueError`` (also for a value that is not a whole id:
-``0.5`` is not read as ``0``) and changes nothing. Once the game is over each agent steps ``None`` once and
-leaves ``agents``; a step after that raises ``RuntimeError`` (call ``reset()``).
+agent once the game is over, gets all zeros.
+
+## Illegal actions
+
+As every front-end of the env core (:mod:`ccg_env.env.core`), in the raw and the wrapped env alike: an action
+outside ``Discrete(N)`` (a bool, a float such as ``0.5`` or ``3.0``, text, a negative or too large id, or None
+while the agent plays) raises ``ValueError`` and changes nothing. An in-range id the mask forbids, with
+``illegal_action="forfeit"`` (the default), ends the game: -1 to the offender, 0 to the other agent, both
+terminated, ``infos[agent]["result"] == "illegal_action"``, the engine game left as it was (what PettingZoo's
+``TerminateIllegalWrapper`` does). With ``"raise"`` it raises ``ValueError`` and changes nothing; with
+``"ignore"`` nothing changes except that the offender is paid ``illegal_reward`` and acts again. ``step()``
+before ``reset()`` raises (``RuntimeError`` in the raw env, ``AssertionError`` from PettingZoo's order
+enforcing in the wrapped one). Once the game is over each agent steps ``None`` once and leaves ``agents``; a
+step after that raises ``RuntimeError`` (call ``reset()``).
 
 ## Rewards
 
 +1 to the winner and -1 to the loser when a hero dies; 0 to both for a draw (both heroes dead at once) or a
-truncation at the turn limit (``truncations`` rather than ``terminations`` are set then). ``infos[agent]`` is
-``{"result": None | "win" | "draw" | "turn_limit", "turn": int, "winner": None | "player_0" | "player_1"}``.
+truncation at the turn limit (``truncations`` rather than ``terminations`` are set then; which results truncate
+is decided once for every front-end, ``ccg_env.env.core.TRUNCATING_RESULTS``). ``infos[agent]`` is
+``{"result": None | "win" | "draw" | "turn_limit" | "illegal_action", "turn": int, "winner": None | "player_0" |
+"player_1"}``.
 
 With ``reward_shaping=True`` every step also pays each agent the change of its potential
 ``SHAPING_SCALE * (own hero health + armor - (enemy hero health + armor)) / hero_health`` (health counted
@@ -93,6 +104,8 @@ engine's action log on.
 | cards          | packaged cards   | a ``CardSet``, a card YAML path or a list of paths                           |
 | decks          | midrange, aggro  | two decks (packaged names, YAML paths or ``Deck`` objects), or ``"random"``: |
 |                |                  | each seat gets a packaged deck drawn with the game's seed                    |
+| illegal_action | ``"forfeit"``    | ``"forfeit"``, ``"raise"`` or ``"ignore"``: see Illegal actions              |
+| illegal_reward | -0.1             | reward of an ignored illegal action                                          |
 | turn_limit     | the rules' value | turns (both players counted) before the game ends as a truncation            |
 | seed           | None             | seed of the first ``reset()``; ``reset(seed=s)`` plays ``Game.new(seed=s)``  |
 | render_mode    | None             | ``"ansi"`` or ``"human"``                                                    |
@@ -101,17 +114,16 @@ engine's action log on.
 
 ``reset()`` without a seed draws the next game seed from a generator seeded by the last seed given, so a
 sequence of resets is reproducible too. ``reset(options={"scenario": {...}})`` starts from a board described
-as data (see :mod:`ccg_env.engine.scenario`), for tests and notebooks. ``env.unwrapped.game`` is the engine
-game (clone it, don't mutate it).
+as data (see :mod:`ccg_env.engine.scenario`), for tests and notebooks, and ``options={"decks": [a, b]}`` deals
+one game that deck pair. ``env.unwrapped.game`` is the engine game (clone it, don't mutate it).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import random
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -119,12 +131,12 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import CardSet, Deck, Game, IllegalActionError, Result, Rules, default_cards, load_cards
-from ..engine.decks import default_deck_paths, resolve_deck
-from ..engine.game import DEFAULT_DECKS
-from .codec import ActionCodec, ActionLayout, as_action_id
-from .observation import ObservationEncoder
+from ..engine import Choice, Game, Rules
+from ..engine.game_setup import resolve_cards, resolve_rules
+from .core import FORFEIT, EnvCore, is_truncation, seat_rewards
 from .render import render_text
+
+__all__ = ["AGENTS", "CcgAECEnv", "env", "raw_env", "resolve_cards", "resolve_rules"]
 
 AGENTS = ("player_0", "player_1")
 _SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -132,11 +144,8 @@ SHAPING_SCALE = 0.1
 
 
 def env(**config: Any) -> AECEnv:
-    """Return the AEC env wrapped like PettingZoo's classic envs (illegal action: -1, bounds and order checked)."""
-    wrapped: AECEnv = raw_env(**config)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """Return the AEC env wrapped in PettingZoo's order enforcing (the raw env checks actions itself)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**config))
 
 
 def raw_env(**config: Any) -> CcgAECEnv:
@@ -152,76 +161,41 @@ def _as_seed(seed: Any) -> int:
         raise TypeError(f"seed: expected an integer or None, got {seed!r}") from None
 
 
-def resolve_rules(rules: Rules | str | Path | None, turn_limit: int | None = None) -> Rules:
-    """Load rules from a ``Rules``, a path or None (packaged default), with an optional turn limit override."""
-    if rules is None or isinstance(rules, (str, Path)):
-        rules = Rules.load(rules)
-    elif not isinstance(rules, Rules):
-        raise TypeError(f"rules: expected a Rules object or a YAML path, got {type(rules).__name__}")
-    if turn_limit is not None:
-        if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1:
-            raise ValueError(f"turn_limit: expected a positive integer, got {turn_limit!r}")
-        rules = dataclasses.replace(rules, turn_limit=turn_limit)
-    return rules
-
-
-def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None) -> CardSet:
-    """Load a card set from a ``CardSet``, one YAML path, a list of paths, or None (packaged cards)."""
-    if cards is None:
-        return default_cards()
-    if isinstance(cards, CardSet):
-        return cards
-    if isinstance(cards, (str, Path)):
-        return load_cards([cards])
-    return load_cards(list(cards))
-
-
-def resolve_decks(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, Deck] | list[Deck]:
-    """Return the two seats' decks, or (for ``"random"``) the packaged pool to draw each seat's deck from."""
-    if decks == "random":
-        return [resolve_deck(name, cards, rules) for name in default_deck_paths()]
-    specs = DEFAULT_DECKS if decks is None else decks
-    if isinstance(specs, (str, Path, Deck)) or len(specs) != 2:
-        raise ValueError(f"decks: expected two decks (names, paths or Deck objects) or 'random', got {decks!r}")
-    return resolve_deck(specs[0], cards, rules), resolve_deck(specs[1], cards, rules)
-
-
 class CcgAECEnv(AECEnv, EzPickle):
-    """The card game as a PettingZoo AEC env; see the module documentation."""
+    """The card game as a PettingZoo AEC env over the env core; see the module documentation."""
 
     metadata = {"name": "ccg_env_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
-                 reward_shaping: bool = False, log: bool = False) -> None:
-        EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log)
+                 reward_shaping: bool = False, log: bool = False, illegal_action: str = "forfeit",
+                 illegal_reward: float = -0.1) -> None:
+        EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log,
+                          illegal_action, illegal_reward)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        self.rules = resolve_rules(rules, turn_limit)
-        self.cards = resolve_cards(cards)
-        self._decks = resolve_decks(decks, self.cards, self.rules)
-        self._random_decks = decks == "random"
+        self.core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward,
+                            log=bool(log) or render_mode is not None)
+        self.rules, self.cards = self.core.rules, self.core.cards
+        self.codec, self.encoder = self.core.codec, self.core.encoder
         self.reward_shaping = bool(reward_shaping)
-        self._log = bool(log) or render_mode is not None
-        self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
-        self.encoder = ObservationEncoder(self.rules, self.cards)
         self._observation = self.encoder.new_buffer()
-        self._write_observation = self.encoder.writer(self._observation, exclusive=True)
-        self._n_actions = self.codec.layout.size
+        self._write_observation = self.core.observation_writer(self._observation, exclusive=True)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self.action_spaces = {a: gymnasium.spaces.Discrete(self.codec.layout.size) for a in AGENTS}
+        self.action_spaces = {a: gymnasium.spaces.Discrete(self.core.size) for a in AGENTS}
         self.observation_spaces = {a: self._observation_space() for a in AGENTS}
         self._next_seed = None if seed is None else _as_seed(seed)
         self._seed_source = random.Random(self._next_seed)
         self.game: Game | None = None
         self.game_seed: int | None = None
+        self._legal: dict[int, Choice] | None = None  # the legal ids of the position, once listed
 
     def _observation_space(self) -> gymnasium.spaces.Dict:
-        mask = gymnasium.spaces.Box(0, 1, (self.codec.layout.size,), dtype=np.int8)
+        mask = gymnasium.spaces.Box(0, 1, (self.core.size,), dtype=np.int8)
         observation = gymnasium.spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         return gymnasium.spaces.Dict({"observation": observation, "action_mask": mask})
 
@@ -237,7 +211,8 @@ class CcgAECEnv(AECEnv, EzPickle):
         """Start a new game; ``seed`` (or the next seed of the env's sequence) seeds the game's generator.
 
         ``options={"scenario": {...}}`` starts from a board described as data instead (the format of
-        :mod:`ccg_env.engine.scenario`); other option keys are ignored.
+        :mod:`ccg_env.engine.scenario`) and ``options={"decks": [a, b]}`` deals this game that deck pair; other
+        option keys are ignored.
         """
         if seed is None:
             seed = self._next_seed if self._next_seed is not None else self._seed_source.getrandbits(63)
@@ -245,12 +220,9 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._next_seed = None
         self._seed_source = random.Random(seed)
         self.game_seed = seed
-        scenario = (options or {}).get("scenario")
-        if scenario is not None:
-            self.game = Game.from_scenario(scenario, seed, rules=self.rules, cards=self.cards, log=self._log)
-        else:
-            self.game = Game.new(seed, decks=self._pick_decks(seed), rules=self.rules, cards=self.cards,
-                                 log=self._log)
+        options = options or {}
+        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
+        self._legal = None
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -260,11 +232,11 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._potential = self._health_potential()
         self.agent_selection = AGENTS[self.game.current_player]
 
-    def _pick_decks(self, seed: int) -> Sequence[Deck]:
-        if not self._random_decks:
-            return self._decks
-        picker = random.Random(f"decks-{seed}")
-        return [picker.choice(self._decks), picker.choice(self._decks)]
+    def _legal_now(self, game: Game) -> dict[int, Choice]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.core.legal(game)
+        return legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
@@ -272,13 +244,9 @@ class CcgAECEnv(AECEnv, EzPickle):
             raise RuntimeError("observe() before reset(): call reset() to start a game")
         seat, game = _SEATS[agent], self.game
         on_turn = game.state.result is None and game.state.current == seat
-        legal = game.legal_actions() if on_turn else None
-        self._write_observation(game, seat, legal)
-        mask = bytearray(self._n_actions)
-        if legal is not None:
-            for action_id in self.codec.encode_all(game, legal):
-                mask[action_id] = 1
-        return {"observation": self._observation.copy(), "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        legal = self._legal_now(game) if on_turn else {}
+        self._write_observation(game, seat, list(legal.values()) if on_turn else None)
+        return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
     def step(self, action: int | None) -> None:
         """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
@@ -291,15 +259,21 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._apply(agent, action)
-        self._cumulative_rewards[agent] = 0.0
+        if action is None:
+            raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
+        action_id = self.core.action_id(action)
         game = self.game
+        if not self.core.play(game, action_id, self._legal_now(game)):
+            self._illegal(agent, action_id)
+            return
+        self._legal = None
+        self._cumulative_rewards[agent] = 0.0
         for info in self.infos.values():
             info["turn"] = game.state.turn
         if self.reward_shaping:
             self._set_shaping_rewards()
         if game.state.result is not None:
-            self._finish(agent)
+            self._finish(agent, None)
         else:
             self.agent_selection = AGENTS[game.state.current]
         if self.reward_shaping or game.state.result is not None:
@@ -307,29 +281,29 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def _apply(self, agent: str, action: int | None) -> None:
-        if action is None:
-            raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
-        action_id = as_action_id(action)
-        choice = self.codec.decode(self.game, action_id)
-        if choice is None:
-            raise ValueError(f"{agent}: action {action_id} ({self.codec.layout.describe(action_id)}) "
-                             f"names an empty slot; pick an action with action_mask == 1")
-        try:
-            self.game.apply(choice)
-        except IllegalActionError as error:
-            raise ValueError(f"{agent}: action {action_id} ({self.codec.layout.describe(action_id)}) is "
-                             f"illegal now: {error}") from error
+    def _illegal(self, agent: str, action_id: int) -> None:
+        """A masked-out id in range: forfeit, raise or ignore, as ``illegal_action`` says."""
+        core = self.core
+        if core.illegal_action == "raise":
+            raise ValueError(core.refusal(agent, self.game, action_id))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in AGENTS}
+        if core.illegal_action == "ignore":
+            self.rewards[agent] = core.illegal_reward
+        else:
+            self._finish(agent, _SEATS[agent])
+        self._accumulate_rewards()
 
-    def _finish(self, agent: str) -> None:
-        state = self.game.state
-        winner = AGENTS[state.winner] if state.winner is not None else None
-        for name in AGENTS:
-            self.infos[name].update(result=state.result.value, winner=winner)
-            if winner is not None:
-                self.rewards[name] += 1.0 if name == winner else -1.0
+    def _finish(self, agent: str, forfeit: int | None) -> None:
+        game = self.game
+        state = game.state
+        winner = AGENTS[state.winner] if forfeit is None and state.winner is not None else None
+        result = FORFEIT if forfeit is not None or state.result is None else state.result.value
+        for name, reward in zip(AGENTS, seat_rewards(game, forfeit)):
+            self.infos[name].update(result=result, winner=winner)
+            self.rewards[name] += reward
         done = {name: True for name in AGENTS}
-        if state.result is Result.TURN_LIMIT:
+        if forfeit is None and is_truncation(game.state.result):
             self.truncations = done
         else:
             self.terminations = done

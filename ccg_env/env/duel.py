@@ -1,15 +1,17 @@
-"""One learner-versus-opponent game seen from the learner's seat: the core shared by the Gymnasium envs.
+"""One learner-versus-opponent game seen from the learner's seat: the env core's adapter for the Gymnasium envs.
 
 A :class:`Duel` owns one engine game, the learner's seat and an opponent. ``step(action_id)`` applies the
 learner's action, then lets the opponent play until the learner is on turn again or the game is over, and
 writes the learner's observation and action mask into arrays the caller owns (bound once at construction).
+Games, legal ids, masks, observations, rewards and the end flags all come from the env core
+(:mod:`ccg_env.env.core`); the duel only adds the opponent's turns and the learner's point of view.
 The single-agent env (:mod:`ccg_env.env.gym_env`) holds one duel over its own arrays; the batched env
 (:mod:`ccg_env.env.vector`) holds N duels over the rows of shared ``(N, ...)`` arrays.
 
 Opponents (:func:`make_opponent`) choose engine choices directly: ``"random"`` samples uniformly among the
 legal choices (the same distribution as ``agents.RandomAgent``, without building an observation for it);
 any other name, agent object or ``f(observation, mask, view) -> id`` is called through the agent protocol
-(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.env.view.GameView`,
+(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.engine.view.GameView`,
 except that an agent with a ``choose_from_view(view) -> Choice`` method (one that reads only the game, such as
 the heuristic) is asked that directly, with no observation or mask built for it.
 """
@@ -17,73 +19,64 @@ the heuristic) is asked that directly, with no observation or mask built for it.
 from __future__ import annotations
 
 import random
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol, Sequence
+from typing import Any, Final, Protocol
 
 import gymnasium
 import numpy as np
 
 from ..agent_api import Agent, make_agent
-from ..engine import CardSet, Choice, ChoiceKind, Deck, Game, Result, Rules
-from .aec import resolve_cards, resolve_decks, resolve_rules
-from .codec import ActionCodec, ActionLayout
+from ..engine import CardSet, Choice, Game, Rules
+from .codec import ActionCodec
+from .core import EnvCore, is_truncation, outcome_for, seat_rewards
+from .masks import MaskWriter
 from .observation import ObservationEncoder
-from .view import GameView
+from ..engine.view import GameView
 
 SEATS: Final = ("random", 0, 1)
-ILLEGAL_ACTION_MODES: Final = ("lose", "ignore")
-#: Learner outcome of a finished episode -> reward.
-OUTCOME_REWARDS: Final = {"win": 1.0, "loss": -1.0, "draw": 0.0, "turn_limit": 0.0, "illegal_action": -1.0}
 _MAX_SEED: Final = 2**63 - 1
 
 
 @dataclass(frozen=True)
 class DuelSetup:
-    """Everything the duels of one env share: rules, cards, decks, codec, encoder, spaces and options.
+    """Everything the duels of one env share: the env core, the learner's seat, spaces and options.
 
     Build it with :meth:`build`, which validates every option and names the one at fault.
     """
 
-    rules: Rules
-    cards: CardSet
-    decks: Sequence[Deck]
-    random_decks: bool
-    codec: ActionCodec
-    encoder: ObservationEncoder
+    core: EnvCore
     seat: int | None
-    illegal_action: str
-    illegal_reward: float
     normalize_observations: bool
-    log: bool
     observation_space: gymnasium.spaces.Box
     action_space: gymnasium.spaces.Discrete
 
     @classmethod
-    def build(cls, *, seat: str | int = "random", illegal_action: str = "lose", illegal_reward: float = -0.1,
+    def build(cls, *, seat: str | int = "random", illegal_action: str = "forfeit", illegal_reward: float = -0.1,
               normalize_observations: bool = False, rules: Rules | str | Path | None = None, cards: Any = None,
               decks: Any = None, turn_limit: int | None = None, log: bool = False) -> DuelSetup:
         """Resolve and validate the configuration (see :class:`~ccg_env.env.gym_env.CcgDuelEnv` for each option)."""
         if seat not in SEATS or isinstance(seat, bool):
             raise ValueError(f"seat: expected 'random', 0 or 1, got {seat!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action: expected one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        rules = resolve_rules(rules, turn_limit)
-        cards = resolve_cards(cards)
-        encoder = ObservationEncoder(rules, cards)
-        codec = ActionCodec(ActionLayout.for_rules(rules))
-        return cls(rules, cards, resolve_decks(decks, cards, rules), decks == "random", codec, encoder,
-                   None if seat == "random" else int(seat), illegal_action, float(illegal_reward),
-                   bool(normalize_observations), bool(log), _observation_space(encoder, normalize_observations),
-                   gymnasium.spaces.Discrete(codec.layout.size))
+        core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log)
+        return cls(core, None if seat == "random" else int(seat), bool(normalize_observations),
+                   _observation_space(core.encoder, normalize_observations), gymnasium.spaces.Discrete(core.size))
 
-    def decks_for(self, seed: int) -> Sequence[Deck]:
-        """The two decks of the game with this seed (drawn from the packaged pool when decks are random)."""
-        if not self.random_decks:
-            return self.decks
-        picker = random.Random(f"decks-{seed}")
-        return [picker.choice(self.decks), picker.choice(self.decks)]
+    @property
+    def rules(self) -> Rules:
+        return self.core.rules
+
+    @property
+    def cards(self) -> CardSet:
+        return self.core.cards
+
+    @property
+    def codec(self) -> ActionCodec:
+        return self.core.codec
+
+    @property
+    def encoder(self) -> ObservationEncoder:
+        return self.core.encoder
 
 
 def _observation_space(encoder: ObservationEncoder, normalize: bool) -> gymnasium.spaces.Box:
@@ -122,28 +115,6 @@ class RandomOpponent:
         self._rng.seed(seed)
 
 
-class PlaceholderHeuristic:
-    """A stand-in used only when the registry cannot load ``"heuristic"``: play cards, hit face, end turn.
-
-    Plays the first card that targets nothing or an enemy, then attacks (the enemy hero when it may), then
-    ends the turn. It is not the project's heuristic agent (``agents/heuristic.py``).
-    """
-
-    name = "placeholder_heuristic"
-
-    def choose(self, game: Game, seat: int) -> Choice:
-        choices = game.legal_actions()
-        enemy = game.state.players[1 - seat]
-        enemy_uids = {enemy.hero.uid, *(card.uid for card in enemy.battlefield)}
-        plays = [c for c in choices if c.kind is ChoiceKind.PLAY and (c.target is None or c.target in enemy_uids)]
-        attacks = [c for c in choices if c.kind is ChoiceKind.ATTACK]
-        face = [c for c in attacks if c.target == enemy.hero.uid]
-        return (plays or face or attacks or choices)[0]
-
-    def reset(self, seed: int) -> None:
-        """Deterministic: nothing to reseed."""
-
-
 class AgentOpponent:
     """Calls an agent-protocol object with the seat's raw observation, int8 mask and game view.
 
@@ -155,31 +126,27 @@ class AgentOpponent:
     def __init__(self, agent: Agent, setup: DuelSetup) -> None:
         self.agent = agent
         self.name = getattr(agent, "name", type(agent).__name__)
-        self._setup = setup
+        self._core = setup.core
         self._choose_from_view = getattr(agent, "choose_from_view", None)
         if self._choose_from_view is None:  # only agents asked through act() need an observation
             self._observation = setup.encoder.new_buffer()
-            self._write_observation = setup.encoder.writer(self._observation, exclusive=True)
+            self._write_observation = self._core.observation_writer(self._observation, exclusive=True)
 
     def choose(self, game: Game, seat: int) -> Choice:
-        setup = self._setup
+        core = self._core
         if self._choose_from_view is not None:
-            choice = self._choose_from_view(GameView(game, seat, setup.codec))
+            choice = self._choose_from_view(GameView(game, seat, core.codec))
             if choice not in game.legal_actions():
                 raise ValueError(f"opponent {self.name!r} chose {choice}, which is not legal now")
             return choice
-        choices = game.legal_actions()
-        self._write_observation(game, seat, choices)
-        observation = self._observation.copy()
-        ids = setup.codec.encode_all(game, choices)
-        mask: np.ndarray = np.zeros(setup.codec.layout.size, dtype=np.int8)
-        mask[ids] = 1
-        action_id = int(self.agent.act(observation, mask, GameView(game, seat, setup.codec)))
-        for candidate, choice in zip(ids, choices):
-            if candidate == action_id:
-                return choice
-        raise ValueError(f"opponent {self.name!r} chose action {action_id} "
-                         f"({setup.codec.layout.describe(action_id)}), which is not legal now")
+        legal = core.legal(game)
+        self._write_observation(game, seat, list(legal.values()))
+        action_id = int(self.agent.act(self._observation.copy(), core.mask(legal), GameView(game, seat, core.codec)))
+        choice = legal.get(action_id)
+        if choice is None:
+            raise ValueError(f"opponent {self.name!r} chose action {action_id} "
+                             f"({core.codec.layout.describe(action_id)}), which is not legal now")
+        return choice
 
     def reset(self, seed: int) -> None:
         reset = getattr(self.agent, "reset", None)
@@ -195,11 +162,7 @@ def make_opponent(spec: Any, setup: DuelSetup) -> Opponent:
         try:
             return AgentOpponent(make_agent(spec), setup)
         except (ImportError, ValueError) as error:
-            if spec != "heuristic":
-                raise ValueError(f"opponent: agent {spec!r} could not be made: {error}") from error
-            warnings.warn(f"opponent 'heuristic' could not be loaded ({error}); using PlaceholderHeuristic",
-                          stacklevel=3)
-            return PlaceholderHeuristic()
+            raise ValueError(f"opponent: agent {spec!r} could not be made: {error}") from error
     try:
         return AgentOpponent(make_agent(spec), setup)
     except TypeError as error:
@@ -220,11 +183,12 @@ class Duel:
         mask: int8 array of shape ``(action count,)`` to write the action mask into.
     """
 
-    __slots__ = ("setup", "opponent", "game", "seat", "game_seed", "legal", "outcome", "length",
-                 "episode_return", "_write_observation", "_mask_bytes", "_zero_mask")
+    __slots__ = ("setup", "core", "opponent", "game", "seat", "game_seed", "legal", "outcome", "length",
+                 "episode_return", "_write_observation", "_write_mask")
 
     def __init__(self, setup: DuelSetup, opponent: Opponent, observation: np.ndarray, mask: np.ndarray) -> None:
         self.setup = setup
+        self.core = setup.core
         self.opponent = opponent
         self.game: Game | None = None
         self.seat = 0
@@ -233,16 +197,16 @@ class Duel:
         self.outcome: str | None = None
         self.length = 0
         self.episode_return = 0.0
-        self._write_observation = setup.encoder.writer(observation, normalize=setup.normalize_observations,
-                                                       exclusive=True)
-        self._mask_bytes = memoryview(mask).cast("B")  # type: ignore[arg-type]  # numpy arrays are buffers
-        self._zero_mask = bytes(mask.nbytes)
+        self._write_observation = self.core.observation_writer(
+            observation, normalize=setup.normalize_observations, exclusive=True)
+        self._write_mask: MaskWriter = self.core.mask_writer(mask)
 
     def reset(self, rng: np.random.Generator, options: dict[str, Any] | None = None) -> None:
         """Start a game whose seed (and seat, if random) come from ``rng``; the opponent moves if it starts.
 
-        ``options={"scenario": {...}}`` starts from a described board (:mod:`ccg_env.engine.scenario`) and
-        ``options={"seat": 0 | 1}`` fixes the learner's seat for this game.
+        ``options={"scenario": {...}}`` starts from a described board (:mod:`ccg_env.engine.scenario`),
+        ``options={"seat": 0 | 1}`` fixes the learner's seat for this game and ``options={"decks": [a, b]}``
+        deals this game that deck pair.
         """
         setup = self.setup
         seed = int(rng.integers(_MAX_SEED))
@@ -251,11 +215,7 @@ class Duel:
         seat = int(options.get("seat", seat))
         if seat not in (0, 1):
             raise ValueError(f"reset options: seat must be 0 or 1, got {options.get('seat')!r}")
-        scenario = options.get("scenario")
-        if scenario is not None:
-            game = Game.from_scenario(scenario, seed, rules=setup.rules, cards=setup.cards, log=setup.log)
-        else:
-            game = Game.new(seed, decks=setup.decks_for(seed), rules=setup.rules, cards=setup.cards, log=setup.log)
+        game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self.game, self.seat, self.game_seed = game, seat, seed
         self.outcome, self.length, self.episode_return = None, 0, 0.0
         self.opponent.reset(seed)
@@ -263,18 +223,22 @@ class Duel:
         self._settle(game)
 
     def step(self, action: int) -> tuple[float, bool, bool]:
-        """Play the learner's action id, then the opponent's turn if the learner ended its turn.
+        """Play the learner's action id (in the action space: see ``EnvCore.action_id``), then the opponent's
+        turn if the learner ended its turn.
 
         Returns:
             ``(reward, terminated, truncated)`` from the learner's point of view.
+
+        Raises:
+            ValueError: a masked-out id with ``illegal_action="raise"`` (nothing changes).
         """
         game = self.game
         if self.outcome is not None or game is None:
             raise RuntimeError("Duel.step: the episode is over (or never started); call reset() first")
         choice = self.legal.get(action)
-        self.length += 1
         if choice is None:
-            return self._illegal(game)
+            return self._illegal(game, action)
+        self.length += 1
         game.apply(choice)
         self._play_opponent(game)
         return self._settle(game)
@@ -289,39 +253,35 @@ class Duel:
         """Write the learner's observation and mask; return the reward and end flags of the position."""
         state = game.state
         if state.result is None:
-            choices = game.legal_actions()
-            self.legal = dict(zip(self.setup.codec.encode_all(game, choices), choices))
-            self._write(game, choices)
+            legal = self.legal = self.core.legal(game)
+            self._write(game, list(legal.values()))
             return 0.0, False, False
-        if state.result is Result.TURN_LIMIT:
-            outcome = "turn_limit"
-        elif state.result is Result.DRAW:
-            outcome = "draw"
-        else:
-            outcome = "win" if state.winner == self.seat else "loss"
-        return self._finish(game, outcome, state.result is Result.TURN_LIMIT)
+        return self._finish(game, None)
 
-    def _illegal(self, game: Game) -> tuple[float, bool, bool]:
-        if self.setup.illegal_action == "ignore":
-            self.episode_return += self.setup.illegal_reward
-            return self.setup.illegal_reward, False, False
-        return self._finish(game, "illegal_action", False)
+    def _illegal(self, game: Game, action: int) -> tuple[float, bool, bool]:
+        core = self.core
+        mode = core.illegal_action
+        if mode == "raise":
+            raise ValueError(core.refusal("learner", game, action))
+        self.length += 1
+        if mode == "ignore":
+            self.episode_return += core.illegal_reward
+            return core.illegal_reward, False, False
+        return self._finish(game, self.seat)
 
-    def _finish(self, game: Game, outcome: str, truncated: bool) -> tuple[float, bool, bool]:
-        self.outcome = outcome
+    def _finish(self, game: Game, forfeit: int | None) -> tuple[float, bool, bool]:
+        self.outcome = outcome_for(game, self.seat, forfeit)
         self.legal = {}
         self._write(game)
-        reward = OUTCOME_REWARDS[outcome]
+        reward = seat_rewards(game, forfeit)[self.seat]
         self.episode_return += reward
+        truncated = forfeit is None and is_truncation(game.state.result)
         return reward, not truncated, truncated
 
     def _write(self, game: Game, legal: list[Choice] | None = None) -> None:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
         self._write_observation(game, self.seat, legal)
-        mask_bytes = self._mask_bytes
-        mask_bytes[:] = self._zero_mask
-        for action_id in self.legal:
-            mask_bytes[action_id] = 1
+        self._write_mask(self.legal)
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

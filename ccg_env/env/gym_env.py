@@ -22,16 +22,17 @@ The episode is one game. The reward is 0 on every step except the last: +1 if th
 loses, 0 for a draw (``terminated``) and 0 when the turn limit ends the game (``truncated``). The mask is
 all zeros once the episode is over. ``info`` always holds ``action_mask`` (a copy of the int8 mask) and
 ``seat``; the final step adds ``outcome``: ``"win"``, ``"loss"``, ``"draw"``, ``"turn_limit"`` or
-``"illegal_action"``, and ``turn``.
+``"illegal_action"``, and ``turn``. Which results are truncations is decided in one place for every
+front-end (``ccg_env.env.core.TRUNCATING_RESULTS``).
 
 ## Illegal actions
 
-``step`` never raises for an unmasked action id (Gymnasium's checker steps random ids). With
-``illegal_action="lose"`` (the default) the learner forfeits: reward -1, ``terminated=True``, outcome
-``"illegal_action"``, the engine game left as it was. With ``illegal_action="ignore"`` nothing happens to the
-game and the step pays ``illegal_reward`` (default -0.1) with the episode going on. A value that is not an
-integer id at all raises and changes nothing: ``ValueError`` for a fractional number (``0.5`` is not read as
-``0``) or text, ``TypeError`` for None.
+As every front-end of the env core (:mod:`ccg_env.env.core`): an action outside ``Discrete(N)`` (a bool, a
+float, text, None, a negative or too large id) raises ``ValueError`` and changes nothing. An in-range id the
+mask forbids, with ``illegal_action="forfeit"`` (the default; ``"lose"`` is an old name for it): the learner
+forfeits: reward -1, ``terminated=True``, outcome ``"illegal_action"``, the engine game left as it was. With
+``"raise"`` it raises ``ValueError`` and changes nothing; with ``"ignore"`` nothing happens to the game and the
+step pays ``illegal_reward`` (default -0.1) with the episode going on.
 
 ## Configuration
 
@@ -39,7 +40,7 @@ integer id at all raises and changes nothing: ``ValueError`` for a fractional nu
 |------------------------|--------------------|----------------------------------------------------------------------|
 | opponent               | ``"random"``       | ``"random"`` (uniform legal choices), a registered agent name (``"heuristic"``, ``"search"``...), an agent object (``act(obs, mask, view)``) or a callable ``f(obs, mask, view) -> id`` |
 | seat                   | ``"random"``       | the learner's seat: drawn per episode from the env's generator, or fixed ``0`` (moves first) / ``1`` |
-| illegal_action         | ``"lose"``         | ``"lose"`` or ``"ignore"``, see above                               |
+| illegal_action         | ``"forfeit"``      | ``"forfeit"``, ``"raise"`` or ``"ignore"``, see above               |
 | illegal_reward         | ``-0.1``           | reward of an ignored illegal action                                 |
 | normalize_observations | ``False``          | multiply the observation by ``encoder.scale`` (Box bounds ``[0, 1]``) |
 | rules, cards, decks, turn_limit | as the AEC env | see :mod:`ccg_env.env.aec` (``decks="random"`` draws both decks per game) |
@@ -48,7 +49,8 @@ integer id at all raises and changes nothing: ``ValueError`` for a fractional nu
 Seeding: ``reset(seed=s)`` seeds the env's generator (``np_random``); each game's engine seed and, with
 ``seat="random"``, the learner's seat are drawn from it, and the opponent is reseeded with the game's seed,
 so the same seed and the same actions replay the same episodes. ``reset(options={"scenario": {...}})``
-starts from a board described as data and ``options={"seat": 0 | 1}`` fixes the seat of one episode.
+starts from a board described as data, ``options={"seat": 0 | 1}`` fixes the seat of one episode and
+``options={"decks": [a, b]}`` deals that deck pair to seats 0 and 1 for one episode.
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ import gymnasium
 import numpy as np
 
 from ..engine import Game, Rules
-from .codec import as_action_id
 from .duel import Duel, DuelSetup, make_opponent
 from .registration import ENV_ID, register_duel_env
 from .render import render_text
@@ -73,7 +74,7 @@ class CcgDuelEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, opponent: Any = "random", seat: str | int = "random", illegal_action: str = "lose",
+    def __init__(self, opponent: Any = "random", seat: str | int = "random", illegal_action: str = "forfeit",
                  illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, render_mode: str | None = None) -> None:
@@ -103,14 +104,15 @@ class CcgDuelEnv(gymnasium.Env):
         return self._observation.copy(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's action and the opponent's replies; never raises for an illegal id.
+        """Play the learner's action and the opponent's replies (a masked-out id: see ``illegal_action``).
 
         Raises:
-            ValueError, TypeError: ``action`` is not an integer id (a fractional number, text, None).
+            ValueError: ``action`` is outside the action space (not an integer id, or out of range), or is
+                masked out with ``illegal_action="raise"``; nothing changes.
         """
         if self.duel.game is None:
             raise RuntimeError("CcgDuelEnv.step called before reset()")
-        reward, terminated, truncated = self.duel.step(as_action_id(action))
+        reward, terminated, truncated = self.duel.step(self.setup.core.action_id(action))
         return self._observation.copy(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:

@@ -7,7 +7,7 @@ the layout (name, start, stop, shape), ``encoder.columns`` names the features of
 
 Values are raw game numbers (health 30 is 30.0), clipped into ``[low, high]``; ``encoder.scale`` (``1 / high``)
 maps them into ``[0, 1]`` for a network that wants it. "Can attack" asks the engine
-(:mod:`ccg_env.env.attack_checks`), never a copy of its rules. Hidden information never enters the vector: the
+(:mod:`ccg_env.engine.attacks`), never a copy of its rules. Hidden information never enters the vector: the
 enemy hand is only a size, the enemy secrets only a count, and no deck order is encoded. How the vector is
 written fast is the business of :mod:`ccg_env.env.observation_writer`.
 """

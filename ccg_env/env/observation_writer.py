@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
 import numpy as np
 
 from ..engine import CardType, Choice, Game, GameState, Keyword, Player
-from .attack_checks import attackers_next_turn, attackers_now
+from ..engine.attacks import attackers_next_turn, attackers_now
 
 if TYPE_CHECKING:
     from .observation import ObservationEncoder

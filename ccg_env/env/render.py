@@ -1,7 +1,7 @@
 """Text rendering of a game from one seat's point of view: boards, own hand, mana, heroes and recent actions.
 
 Only what the viewer may know is drawn: the enemy hand and secrets as counts, and the recent actions through
-:meth:`~ccg_env.env.view.GameView.public_log` (cards the viewer cannot see, and every card the enemy drew,
+:meth:`~ccg_env.engine.view.GameView.public_log` (cards the viewer cannot see, and every card the enemy drew,
 appear as "a card"), never the raw log, whose entries name every card by uid.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine import Card, Game, Player
 from ..engine.cards import keyword_names
-from .view import GameView
+from ..engine.view import GameView
 
 #: How many of the most recent root actions (each with its reaction tree) the render shows.
 RECENT_ROOT_ACTIONS = 3

@@ -23,7 +23,7 @@ import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from .vector import DuelBatch, action_ids
+from .vector import DuelBatch
 
 
 class CcgDuelSb3VecEnv(VecEnv):
@@ -55,7 +55,7 @@ class CcgDuelSb3VecEnv(VecEnv):
         array = np.asarray(actions)
         if array.size == self.num_envs:
             array = array.reshape(self.num_envs)
-        self._actions = action_ids(array, self.num_envs)
+        self._actions = self.batch.setup.core.action_batch(array, self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
         batch = self.batch

@@ -28,14 +28,14 @@ Autoreset (``autoreset_mode``, Gymnasium's :class:`~gymnasium.vector.AutoresetMo
 observations, rewards, flags and masks are the preallocated arrays themselves, overwritten by the next step;
 the observations are read-only (each duel rewrites only what changed in its row, so nothing else may write there).
 
-``step`` checks the whole action batch before stepping any slot: a batch that is not one id per env (shape
-``(N,)``) or holds a fractional id raises ``ValueError``, an entry that is not a number (text, None, a bool)
-``TypeError``, naming the slot. In-range and out-of-range integer ids then behave as in the single env.
+``step`` checks the whole action batch before stepping any slot (``EnvCore.action_batch``): a batch that is not
+one id per env (shape ``(N,)``) or holds an entry outside the action space (a bool, a float, text, None, an id
+out of range) raises ``ValueError`` naming the slot, and nothing changes. A masked-out id in range then behaves
+as in the single env (``illegal_action``).
 """
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Container, Sequence
 
 import numpy as np
@@ -84,7 +84,7 @@ class DuelBatch:
             self.terminated[i] = self.truncated[i] = False
 
     def step(self, actions: list[int]) -> list[int]:
-        """Step every duel with its action id (checked by :func:`action_ids`); return the slots whose game ended."""
+        """Step every duel with its action id (checked by ``EnvCore.action_batch``); return the slots that ended."""
         results = [duel.step(action) for duel, action in zip(self.duels, actions)]
         return self._record(results, ())
 
@@ -117,38 +117,6 @@ class DuelBatch:
 
 
 _FRESH = (0.0, False, False)  # the step result of a slot that was just reset
-
-
-def action_ids(actions: Any, num_envs: int) -> list[int]:
-    """Check a batch of action ids before any slot is stepped; return them as Python ints.
-
-    Raises:
-        ValueError: the batch is not one id per env (shape ``(num_envs,)``), or an id is fractional.
-        TypeError: an entry is not a number (a string, None...).
-    """
-    array = np.asarray(actions)
-    if array.shape != (num_envs,):
-        raise ValueError(f"actions: expected an array of shape ({num_envs},), one action id per env; "
-                         f"got shape {array.shape}")
-    kind = array.dtype.kind
-    if kind in "iu":
-        return array.tolist()
-    if kind == "f":
-        whole = np.isfinite(array) & (array == np.round(array))
-        if not whole.all():
-            slot = int(np.flatnonzero(~whole)[0])
-            raise ValueError(f"actions[{slot}]: expected a whole action id, got {array[slot]!r}")
-        return array.astype(np.int64).tolist()
-    return [_whole_id(value, slot) for slot, value in enumerate(array.tolist())]
-
-
-def _whole_id(value: Any, slot: int) -> int:
-    if isinstance(value, bool):
-        raise TypeError(f"actions[{slot}]: expected an integer action id, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"actions[{slot}]: expected an integer action id, got {value!r}") from None
 
 
 class CcgDuelVectorEnv(VectorEnv):
@@ -194,7 +162,8 @@ class CcgDuelVectorEnv(VectorEnv):
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step all slots with ``actions`` (shape ``(N,)``) under the configured autoreset mode."""
-        batch, action_list = self.batch, action_ids(actions, self.num_envs)
+        batch = self.batch
+        action_list = batch.setup.core.action_batch(actions, self.num_envs)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             ended = batch.step_with_next_step_reset(action_list, self._pending)
             self._pending = ended

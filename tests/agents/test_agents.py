@@ -13,7 +13,7 @@ from ccg_env.agent_api import Agent, make_agent
 from ccg_env.engine import ChoiceKind, Game, Rules
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.gym_env import CcgDuelEnv
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 from tests.agents.test_view import _hide_differently, mid_game
 
 CODEC = ActionCodec(ActionLayout.for_rules(Rules.load()))

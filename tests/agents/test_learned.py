@@ -113,7 +113,7 @@ def test_reset_seeds_a_sampling_policy_even_when_the_model_loads_after_it(model_
 def _raw_observation(rules):
     from ccg_env.engine import Game, default_cards
     from ccg_env.env.observation import ObservationEncoder
-    from ccg_env.env.view import GameView
+    from ccg_env.engine.view import GameView
 
     game = Game.new(seed=0, rules=rules)
     encoder = ObservationEncoder(rules, default_cards())
@@ -126,6 +126,7 @@ def _predicted_inputs(agent, monkeypatch) -> list:
     seen: list = []
     agent._load()
     monkeypatch.setattr(agent._model, "predict", lambda obs, **kwargs: (seen.append(obs) or 0, None))
+    monkeypatch.setattr("agents.learned.greedy_action", lambda policy, obs, ids: seen.append(obs) or 0)
     return seen
 
 

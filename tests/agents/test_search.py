@@ -8,7 +8,7 @@ from agents.heuristic import choose
 from agents.search import SearchAgent
 from ccg_env.engine import ChoiceKind, Game
 from ccg_env.engine.choices import END_TURN
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 from tests.agents.test_view import _hide_differently, mid_game
 from tests.engine.helpers import board
 

@@ -11,7 +11,7 @@ from agents.heuristic import choose
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.choices import END_TURN
 from ccg_env.env.codec import ActionCodec, ActionLayout
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 
 CODEC = ActionCodec(ActionLayout.for_rules(Rules.load()))
 

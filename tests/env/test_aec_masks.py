@@ -101,8 +101,8 @@ def test_mask_equals_accepted_actions_and_observations_stay_in_space(seed):
         assert not final["action_mask"].any(), "masks must be all zero once the game is over"
 
 
-def test_unmasked_action_is_refused_by_raw_env_with_state_unchanged():
-    env = raw_env()
+def test_unmasked_action_is_refused_by_raw_env_in_raise_mode_with_state_unchanged():
+    env = raw_env(illegal_action="raise")
     env.reset(seed=5)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])

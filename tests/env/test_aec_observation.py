@@ -167,7 +167,7 @@ def test_normalized_writer_clips_then_scales_out_of_bound_values(encoder):
 def test_can_attack_of_the_side_on_turn_is_what_the_engine_validators_say(encoder):
     """Read from the legal choices or asked of the Attack validators, "can attack" is the same; it matches the
     characters that have a legal attack."""
-    from ccg_env.env.attack_checks import attackers_now
+    from ccg_env.engine.attacks import attackers_now
 
     checked = 0
     for game in _random_positions(11):

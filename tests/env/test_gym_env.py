@@ -10,7 +10,6 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from ccg_env.engine import Choice, ChoiceKind, Game
 from ccg_env.env.codec import ActionCodec, ActionLayout
-from ccg_env.env.duel import PlaceholderHeuristic
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
 from ccg_env.env.masks import legal_mask
 
@@ -122,10 +121,23 @@ def test_illegal_action_ignored_keeps_the_state_and_pays_the_penalty():
     np.testing.assert_array_equal(info2["action_mask"], info["action_mask"])
 
 
-def test_out_of_range_action_is_illegal_not_an_error():
+def test_out_of_range_action_is_an_error_that_changes_nothing():
     env = CcgDuelEnv()
     env.reset(seed=0)
-    assert env.step(10_000)[4]["outcome"] == "illegal_action"
+    before = env.game.to_json()
+    with pytest.raises(ValueError, match="out of the action space"):
+        env.step(10_000)
+    assert env.game.to_json() == before and env.duel.outcome is None
+
+
+def test_illegal_action_raises_in_raise_mode_and_changes_nothing():
+    env = CcgDuelEnv(illegal_action="raise")
+    _, info = env.reset(seed=2)
+    before = env.game.to_json()
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"learner: action {illegal} "):
+        env.step(illegal)
+    assert env.game.to_json() == before and env.action_masks().any()
 
 
 def test_episode_rewards_match_the_outcome():
@@ -215,18 +227,6 @@ def test_named_opponents_resolve_and_play():
         assert info["action_mask"].any()
     with pytest.raises(ValueError, match="opponent"):
         CcgDuelEnv(opponent="no-such-agent")
-
-
-def test_placeholder_heuristic_plays_legal_choices():
-    game = Game.new(seed=3, log=False)
-    placeholder = PlaceholderHeuristic()
-    for _ in range(200):
-        if game.is_over:
-            break
-        choice = placeholder.choose(game, game.current_player)
-        assert choice in game.legal_actions()
-        game.apply(choice)
-    assert game.turn > 3
 
 
 def test_bad_options_name_the_option():

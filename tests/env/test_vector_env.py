@@ -89,7 +89,7 @@ def test_next_step_autoreset_ignores_the_action_and_starts_a_new_game():
     i = int(np.flatnonzero(ended)[0])
     assert infos["_outcome"][i] and infos["outcome"][i] in ("win", "loss", "draw", "turn_limit")
     actions = random_actions(infos["action_mask"], rng)
-    actions[i] = 10_000  # ignored: the slot resets instead of stepping
+    actions[i] = env.single_action_space.n - 1  # ignored (masked out, but in the space): the slot resets
     observations, rewards, terminated, truncated, infos = env.step(actions)
     assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
     assert env.batch.duels[i].game.turn <= 2 and infos["action_mask"][i].any()

@@ -47,12 +47,12 @@ def test_replay_missing_its_seed_is_a_clean_error(tmp_path, capsys):
 
 
 def test_train_with_a_missing_config(capsys):
-    pytest.importorskip("ccg_env.train")
+    pytest.importorskip("ccg_env.training.train")
     assert "no_such_run" in _exit_message(["train", "--config", "no_such_run"], capsys)
 
 
 def test_train_with_an_unknown_key(tmp_path, capsys):
-    pytest.importorskip("ccg_env.train")
+    pytest.importorskip("ccg_env.training.train")
     path = tmp_path / "run.yaml"
     path.write_text("learnin_rate: 0.1\n")
     assert "unknown key 'learnin_rate'" in _exit_message(["train", "--config", str(path)], capsys)

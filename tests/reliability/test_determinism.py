@@ -26,7 +26,7 @@ from ccg_env.engine.decks import default_deck_paths
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
-from ccg_env.env.view import GameView
+from ccg_env.engine.view import GameView
 
 decks = sorted(default_deck_paths())
 heuristic = make_agent("heuristic")

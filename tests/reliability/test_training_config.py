@@ -1,4 +1,4 @@
-"""Malformed training configs (``ccg_env.train.load_config``): the error names the file and the key."""
+"""Malformed training configs (``ccg_env.training.train.load_config``): the error names the file and the key."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-train = pytest.importorskip("ccg_env.train", reason="ccg_env/train.py is not importable")
+train = pytest.importorskip("ccg_env.training.train", reason="ccg_env/training/train.py is not importable")
 
 BAD_CONFIGS = {
     "unknown key": ("learnin_rate: 0.1\n", r"unknown key 'learnin_rate'; known keys: batch_size"),

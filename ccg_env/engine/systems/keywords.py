@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Attack, Damage, Destroy, Freeze, Heal, TurnEnd
+from ..attacks import attacks_per_turn
 from ..events import EventBus, Phase
 from ..vocabulary import BATTLEFIELD_ZONE, Keyword
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from ..state import Card
 
 CHARGE: Final = int(Keyword.CHARGE)
-WINDFURY: Final = int(Keyword.WINDFURY)
 DIVINE_SHIELD: Final = int(Keyword.DIVINE_SHIELD)
 LIFESTEAL: Final = int(Keyword.LIFESTEAL)
 POISONOUS: Final = int(Keyword.POISONOUS)
@@ -34,7 +34,7 @@ def install(bus: EventBus) -> None:
 
 def attacks_allowed(card: Card) -> int:
     """Attacks a character may make per turn: two with windfury."""
-    return 2 if card.keywords & WINDFURY else 1
+    return attacks_per_turn(card.keywords)
 
 
 def _attacks_left(game: Game, action: Attack) -> str | None:
@@ -48,7 +48,7 @@ def _attacks_left(game: Game, action: Attack) -> str | None:
     keywords = attacker.keywords
     if attacker.sleeping and not keywords & CHARGE:
         return "the attacker was summoned this turn and has no charge"
-    if attacker.attacks_made >= (2 if keywords & WINDFURY else 1):
+    if attacker.attacks_made >= attacks_per_turn(keywords):
         return "the attacker has no attacks left this turn"
     return None
 

@@ -20,9 +20,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from .env.duel import DuelSetup, Opponent, RandomOpponent, make_opponent
+from ..env.duel import DuelSetup, Opponent, RandomOpponent, make_opponent
+from .greedy import greedy_action
 
 #: Pool member kinds with a fixed opponent; snapshots are the third kind.
 FIXED_MEMBERS = ("heuristic", "random")
@@ -93,32 +92,20 @@ class PolicyOpponent:
     """Plays the most probable legal action of a frozen MaskablePPO policy (see :func:`frozen_policy_copy`)."""
 
     def __init__(self, policy: Any, setup: DuelSetup, name: str) -> None:
-        import torch
-
         self.name = name
         self.policy = policy
         self._setup = setup
-        self._torch = torch
         self._observation = setup.encoder.new_buffer()
-
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        """The policy's action logits for one observation (as the env gives it)."""
-        policy, torch = self.policy, self._torch
-        with torch.no_grad():
-            features = policy.extract_features(torch.from_numpy(observation)[None], policy.pi_features_extractor)
-            return policy.action_net(policy.mlp_extractor.forward_actor(features))[0].numpy()
+        self._write_observation = setup.core.observation_writer(
+            self._observation, normalize=setup.normalize_observations)
 
     def choose(self, game: Any, seat: int) -> Any:
-        """The legal choice with the highest logit."""
-        choices = game.legal_actions()
-        if len(choices) == 1:
-            return choices[0]
-        setup, observation = self._setup, self._observation
-        setup.encoder.encode(game, seat, observation)
-        if setup.normalize_observations:
-            np.multiply(observation, setup.encoder.scale, out=observation)
-        ids = setup.codec.encode_all(game, choices)
-        return choices[int(np.argmax(self.logits(observation)[ids]))]
+        """The legal choice with the highest logit (:func:`~ccg_env.training.greedy.greedy_action`)."""
+        legal = self._setup.core.legal(game)
+        if len(legal) == 1:
+            return next(iter(legal.values()))
+        self._write_observation(game, seat, list(legal.values()))
+        return legal[greedy_action(self.policy, self._observation, list(legal))]
 
     def reset(self, seed: int) -> None:
         """Greedy and memoryless: nothing to reset."""

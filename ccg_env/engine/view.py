@@ -30,16 +30,27 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from ..engine.choices import describe_choice
-from ..engine.rng import Rng
-from ..engine.targeting import auto_target, candidates, play_targets
-from ..engine.vocabulary import CardType, Keyword, Zones
+from .choices import describe_choice
+from .rng import Rng
+from .targeting import auto_target, candidates, play_targets
+from .vocabulary import CardType, Keyword, Zones
 
 if TYPE_CHECKING:
-    from ..engine import Card, CardDef, Choice, Game, Rules
-    from .codec import ActionCodec
+    from .cards import CardDef
+    from .choices import Choice
+    from .game import Game
+    from .rules import Rules
+    from .state import Card
+
+
+class ActionCodec(Protocol):
+    """What a view needs to speak in action ids: the env's codec (``ccg_env.env.codec.ActionCodec``) is one."""
+
+    def encode_all(self, game: Game, choices: list[Choice]) -> list[int]: ...
+
+    def decode(self, game: Game, action_id: int) -> Choice | None: ...
 
 _PUBLIC_ZONES = (Zones.HERO, Zones.WEAPON, Zones.BATTLEFIELD, Zones.GRAVEYARD)
 

@@ -1,7 +1,7 @@
 """Train sb3-contrib MaskablePPO on the batched duel env: ``ccg-env train --config configs/train/<name>.yaml``.
 
-Read top to bottom in the CleanRL manner: the arguments (:class:`~ccg_env.train_config.TrainConfig`,
-documented field by field, loaded from YAML and validated in :mod:`ccg_env.train_config`), the environments,
+Read top to bottom in the CleanRL manner: the arguments (:class:`~ccg_env.training.train_config.TrainConfig`,
+documented field by field, loaded from YAML and validated in :mod:`ccg_env.training.train_config`), the environments,
 the periodic evaluation against a fixed opponent, the model, the training loop and its result. From
 Python: ``train("configs/train/smoke.yaml")`` or ``train(TrainConfig(name="try", total_timesteps=10_000))``
 returns a :class:`TrainResult`.
@@ -19,14 +19,14 @@ While it trains, a progress bar on stderr shows the timesteps, steps/s and the l
 (``progress``: by default only when stderr is a terminal).
 
 Policies (``policy``): ``"mlp"`` is SB3's ``MlpPolicy`` (``net_arch``) on the flat observation, scaled into
-``[0, 1]`` by the env (``normalize_observations``); ``"slot"`` is :class:`ccg_env.policy.SlotPolicy`: shared
+``[0, 1]`` by the env (``normalize_observations``); ``"slot"`` is :class:`ccg_env.training.policy.SlotPolicy`: shared
 networks over every hand and battlefield slot (a card means the same in every slot) and actions scored per
 (source slot, target slot) pair, with ``net_arch`` sizing its value network.
 
 Opponents (``opponent``): ``"random"``, a registered agent name such as ``"heuristic"``, or ``"league"``:
 self-play against a pool of frozen snapshots of the learner with the heuristic and random play in it, one
-member drawn per game (:mod:`ccg_env.league`, settings under ``league:``). ``reward_shaping`` adds a
-potential-based bonus (hero health and board stats, see :mod:`ccg_env.shaping`) to the final +-1.
+member drawn per game (:mod:`ccg_env.training.league`, settings under ``league:``). ``reward_shaping`` adds a
+potential-based bonus (hero health and board stats, see :mod:`ccg_env.training.shaping`) to the final +-1.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "eval
 
 def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
     """The batched SB3 VecEnv with the run's game settings."""
-    from .env.sb3_vec import CcgDuelSb3VecEnv
+    from ..env.sb3_vec import CcgDuelSb3VecEnv
 
     return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, decks=config.decks, rules=config.rules,
                             cards=config.cards, turn_limit=config.turn_limit,

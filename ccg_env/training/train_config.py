@@ -3,7 +3,7 @@
 ``load_config("configs/train/<name>.yaml")`` (or a packaged name such as ``"smoke"``) reads a YAML mapping
 whose keys are exactly the field names below, applies command-line overrides (``parse_overrides``) and
 validates every value before anything is built or written, so a bad setting fails at once with
-``<file>: <key> ...`` instead of minutes into a run. :mod:`ccg_env.train` runs the configuration.
+``<file>: <key> ...`` instead of minutes into a run. :mod:`ccg_env.training.train` runs the configuration.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class TrainConfig:
     opponent: str = "random"
     """who the learner plays against: ``"random"``, a registered agent name, or ``"league"`` (see ``league``)"""
     league: dict = field(default_factory=dict)
-    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.league.LeagueSettings` fields)"""
+    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields)"""
     init_model: Union[str, None] = None
     """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
     a stable-baselines3 ``.zip`` needs ``trust_model``"""
@@ -54,11 +54,11 @@ class TrainConfig:
     normalize_observations: bool = True
     """scale observations into [0, 1] inside the env (``ObservationEncoder.scale``)"""
     rescale_inputs: bool = False
-    """inside the policy, read stats as value / 10 instead of value / 100 (``ccg_env.policy.input_gain``)"""
+    """inside the policy, read stats as value / 10 instead of value / 100 (``ccg_env.training.policy.input_gain``)"""
     reward_shaping: float = 0.0
-    """weight of the potential-based shaping bonus (0: the final +-1 only); see :mod:`ccg_env.shaping`"""
+    """weight of the potential-based shaping bonus (0: the final +-1 only); see :mod:`ccg_env.training.shaping`"""
     policy: str = "mlp"
-    """``"mlp"`` (MlpPolicy on the flat observation) or ``"slot"`` (per-slot encoder, ``ccg_env.policy``)"""
+    """``"mlp"`` (MlpPolicy on the flat observation) or ``"slot"`` (per-slot encoder, ``ccg_env.training.policy``)"""
     policy_kwargs: dict = field(default_factory=dict)
     """options of ``policy: slot``: ``slot_dim``, ``global_dim``, ``head_dim``, ``pairwise`` (empty for mlp)"""
     learning_rate: float = 3e-4
@@ -122,7 +122,7 @@ FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "
                 "clip_range": (0.0, None, True), "ent_coef": (0.0, None, False), "vf_coef": (0.0, None, False),
                 "max_grad_norm": (0.0, None, True), "reward_shaping": (0.0, None, False)}
 POLICIES = ("mlp", "slot")
-#: Options of ``policy: slot`` -> their type (see ``ccg_env.policy.SlotPolicy``).
+#: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
 SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool}
 LR_SCHEDULES = ("constant", "linear")
 DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
@@ -147,7 +147,7 @@ def _check_hyperparameters(config: TrainConfig) -> None:
 
 
 def _check_game(config: TrainConfig) -> None:
-    from .agent_api import available_agents
+    from ..agent_api import available_agents
 
     if config.seat not in ("random", 0, 1) or isinstance(config.seat, bool):
         raise ValueError(f"train config: seat must be 'random', 0 or 1, got {config.seat!r}")
@@ -243,7 +243,7 @@ def resolve_config_path(spec: str | Path) -> Path:
     path = Path(spec)
     if path.exists() or path.suffix in (".yaml", ".yml"):
         return path
-    from .engine.datafiles import config_dir
+    from ..engine.datafiles import config_dir
 
     return config_dir() / "train" / f"{spec}.yaml"
 

@@ -1,0 +1,75 @@
+"""What a game is set up from: rules, card set and decks resolved from their specs, and the deck pick from a seed.
+
+Every place that starts games (``Game.new``, the env core, the arena) resolves its options here, so a rules path,
+a card file list or a deck name means the same thing everywhere and is checked once, with the same errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+from typing import Any, Final, Sequence
+
+from .cards import CardSet, default_cards, load_cards
+from .decks import Deck, default_deck_paths, resolve_deck
+from .rules import Rules
+
+#: The decks of a game when none are given: seat 0 plays the first.
+DEFAULT_DECKS: Final = ("midrange", "aggro")
+#: The ``decks`` option that deals each seat a packaged deck drawn with the game's seed.
+RANDOM_DECKS: Final = "random"
+
+def resolve_rules(rules: Rules | str | Path | None = None, turn_limit: int | None = None) -> Rules:
+    """Rules from a ``Rules``, a rules YAML path or None (the packaged default), with an optional turn limit.
+
+    Raises:
+        TypeError: ``rules`` is none of those.
+        ValueError: ``turn_limit`` is not a positive integer.
+    """
+    if rules is None or isinstance(rules, (str, Path)):
+        rules = Rules.load(rules)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules: expected a Rules object or a path to a rules YAML file, got {rules!r}")
+    if turn_limit is not None:
+        if isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1:
+            raise ValueError(f"turn_limit: expected a positive integer, got {turn_limit!r}")
+        rules = dataclasses.replace(rules, turn_limit=turn_limit)
+    return rules
+
+
+def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None = None) -> CardSet:
+    """A card set from a ``CardSet``, one YAML path, a list of paths, or None (the packaged cards)."""
+    if cards is None:
+        return default_cards()
+    if isinstance(cards, CardSet):
+        return cards
+    if isinstance(cards, (str, Path)):
+        return load_cards([cards])
+    return load_cards(list(cards))
+
+
+def resolve_deck_pair(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, Deck]:
+    """The two seats' decks from two specs (Deck objects, packaged names or YAML paths); None: the defaults.
+
+    Raises:
+        ValueError: not exactly two decks (a single deck given alone is named in the message).
+    """
+    if isinstance(decks, (str, Path, Deck)):
+        raise ValueError(f"a game needs exactly two decks, got the single deck {str(decks)!r}; "
+                         f"pass a pair such as [{str(decks)!r}, {str(decks)!r}]")
+    specs = list(DEFAULT_DECKS if decks is None else decks)
+    if len(specs) != 2:
+        raise ValueError(f"a game needs exactly two decks, got {len(specs)}")
+    return resolve_deck(specs[0], cards, rules), resolve_deck(specs[1], cards, rules)
+
+
+def packaged_deck_pool(cards: CardSet, rules: Rules) -> tuple[Deck, ...]:
+    """Every packaged deck, in name order: what ``decks="random"`` draws from."""
+    return tuple(resolve_deck(name, cards, rules) for name in default_deck_paths())
+
+
+def pick_decks(pool: Sequence[Deck], seed: int) -> tuple[Deck, Deck]:
+    """The two decks a game with this seed draws from ``pool`` (independently per seat; reproducible)."""
+    picker = random.Random(f"decks-{seed}")
+    return picker.choice(pool), picker.choice(pool)

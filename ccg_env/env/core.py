@@ -1,0 +1,246 @@
+"""The env core: games set up, played by action id, observed, masked and scored; every front-end adapts it.
+
+An :class:`EnvCore` is built once per configuration (rules, card set, decks, illegal-action mode) and owns:
+
+- rules, card set and deck resolution (:mod:`ccg_env.engine.game_setup`) and the deck pick from a seed;
+- starting a game (:meth:`~EnvCore.new_game`: a seed, an explicit deck pair or a described board);
+- checking that an action is in the action space (:meth:`~EnvCore.action_id`: a ``ValueError`` otherwise);
+- decoding and applying an action id (:meth:`~EnvCore.play`) and what an in-range but masked-out id does
+  (:attr:`~EnvCore.illegal_action`);
+- the legal ids and the mask (:meth:`~EnvCore.legal`, :meth:`~EnvCore.mask_writer`), the observation
+  (:meth:`~EnvCore.observation_writer`);
+- rewards for both seats, termination and truncation (:meth:`~EnvCore.rewards`, :func:`is_truncation`).
+
+The PettingZoo AEC env, the Gymnasium duel env, the batched vector env, the SB3 VecEnv, league opponents and
+the arena's match runner are adapters over it: none of them builds a mask, picks decks or scores a game itself.
+
+Illegal actions (``illegal_action``, the same option and default in every front-end):
+
+- an action outside the action space (not an integer id, a bool, a float, a number out of range) always raises
+  ``ValueError`` and changes nothing;
+- an in-range id that the mask forbids: ``"forfeit"`` (default) ends the game, -1 to the offender and 0 to the
+  other seat (as PettingZoo's ``TerminateIllegalWrapper``), the engine game left as it was; ``"raise"`` raises
+  ``ValueError`` and changes nothing; ``"ignore"`` changes nothing and pays the offender ``illegal_reward``.
+"""
+
+from __future__ import annotations
+
+import operator
+from pathlib import Path
+from typing import Any, Final, Sequence
+
+import numpy as np
+
+from ..engine import CardSet, Choice, Deck, Game, IllegalActionError, Result, Rules
+from ..engine.game_setup import (RANDOM_DECKS, packaged_deck_pool, pick_decks, resolve_cards, resolve_deck_pair,
+                                 resolve_rules)
+from .codec import ActionCodec, ActionLayout
+from .masks import MaskWriter, legal_by_id, new_mask
+from .observation import ObservationEncoder, ObservationWriter
+
+#: What an in-range but masked-out action id does (see the module documentation); ``"lose"`` is an old name
+#: of ``"forfeit"``.
+ILLEGAL_ACTION_MODES: Final = ("forfeit", "raise", "ignore")
+_MODE_ALIASES: Final = {"lose": "forfeit"}
+#: Reward of the seat that forfeits by an illegal action (the other seat gets 0).
+FORFEIT_REWARD: Final = -1.0
+#: Game results that end a game as a truncation (not a termination): add a result here and every front-end
+#: reports it as truncated.
+TRUNCATING_RESULTS: Final = frozenset({Result.TURN_LIMIT})
+#: The outcome name of a game lost by an illegal action.
+FORFEIT: Final = "illegal_action"
+
+
+def is_truncation(result: Result | None) -> bool:
+    """Whether a game that ended with ``result`` was truncated (cut short) rather than terminated."""
+    return result in TRUNCATING_RESULTS
+
+
+def outcome_for(game: Game, seat: int, forfeit: int | None = None) -> str | None:
+    """How the game ended for ``seat``: "win", "loss", "draw", a truncating result's name, "illegal_action"
+    (either seat forfeited) or None while it goes on."""
+    if forfeit is not None:
+        return FORFEIT
+    state = game.state
+    result = state.result
+    if result is None:
+        return None
+    if state.winner is not None:
+        return "win" if state.winner == seat else "loss"
+    return str(result.value)
+
+
+def seat_rewards(game: Game, forfeit: int | None = None) -> tuple[float, float]:
+    """Both seats' final rewards: +1 / -1 for a win, 0 for a draw or a truncation, -1 / 0 for a forfeit."""
+    if forfeit is not None:
+        return (FORFEIT_REWARD, 0.0) if forfeit == 0 else (0.0, FORFEIT_REWARD)
+    winner = game.state.winner
+    if game.state.result is None or winner is None:
+        return 0.0, 0.0
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def check_illegal_action_mode(mode: str) -> str:
+    """The canonical name of an ``illegal_action`` mode, or a ValueError naming the allowed ones."""
+    mode = _MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode
+    if mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action: expected one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
+    return mode
+
+
+class EnvCore:
+    """One env configuration: rules, cards, decks, codec, encoder and the illegal-action mode.
+
+    Args:
+        rules: a ``Rules`` object, a rules YAML path or None (the packaged default).
+        cards: a ``CardSet``, a card YAML path, a list of paths or None (the packaged cards).
+        decks: two decks (packaged names, YAML paths or ``Deck`` objects), None (the defaults), or ``"random"``:
+            each seat gets a packaged deck drawn with the game's seed.
+        turn_limit: overrides the rules' turn limit.
+        illegal_action: ``"forfeit"`` (default), ``"raise"`` or ``"ignore"`` (see the module documentation).
+        illegal_reward: the reward of an ignored illegal action.
+        log: keep the engine's action log in the games started here.
+    """
+
+    __slots__ = ("rules", "cards", "decks", "deck_pool", "illegal_action", "illegal_reward", "log", "codec",
+                 "encoder", "size")
+
+    def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
+                 turn_limit: int | None = None, illegal_action: str = "forfeit", illegal_reward: float = -0.1,
+                 log: bool = False) -> None:
+        self.illegal_action = check_illegal_action_mode(illegal_action)
+        self.illegal_reward = float(illegal_reward)
+        self.rules: Rules = resolve_rules(rules, turn_limit)
+        self.cards: CardSet = resolve_cards(cards)
+        #: the decks of every game (None when drawn per game from ``deck_pool``)
+        self.decks: tuple[Deck, Deck] | None = None
+        self.deck_pool: tuple[Deck, ...] = ()
+        if isinstance(decks, str) and decks == RANDOM_DECKS:
+            self.deck_pool = packaged_deck_pool(self.cards, self.rules)
+        else:
+            if isinstance(decks, (str, Path, Deck)) or (decks is not None and len(decks) != 2):
+                raise ValueError(f"decks: expected two decks (names, paths or Deck objects) or 'random', "
+                                 f"got {decks!r}")
+            self.decks = resolve_deck_pair(decks, self.cards, self.rules)
+        self.log = bool(log)
+        self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
+        self.encoder = ObservationEncoder(self.rules, self.cards)
+        #: the number of action ids (``Discrete(size)``)
+        self.size: int = self.codec.layout.size
+
+    # --- games ---------------------------------------------------------------------------------
+
+    def decks_for(self, seed: int) -> tuple[Deck, Deck]:
+        """The two decks of the game with this seed: the configured pair, or a draw from the packaged pool."""
+        if self.decks is not None:
+            return self.decks
+        return pick_decks(self.deck_pool, seed)
+
+    def new_game(self, seed: int, *, decks: Sequence[Any] | None = None, scenario: Any = None,
+                 log: bool | None = None) -> Game:
+        """Start a game with this seed: with ``decks`` (a pair of specs) if given, else :meth:`decks_for`;
+        or the board ``scenario`` describes (:mod:`ccg_env.engine.scenario`)."""
+        keep_log = self.log if log is None else log
+        if scenario is not None:
+            return Game.from_scenario(scenario, seed, rules=self.rules, cards=self.cards, log=keep_log)
+        pair = self.decks_for(seed) if decks is None else resolve_deck_pair(decks, self.cards, self.rules)
+        return Game.new(seed, decks=pair, rules=self.rules, cards=self.cards, log=keep_log)
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def action_id(self, action: Any) -> int:
+        """Return ``action`` as a Python int if it is in the action space ``Discrete(size)``.
+
+        Accepted: a Python int or a NumPy integer (a 0-d integer array too). Refused with ``ValueError``, naming
+        the value: a bool, a float (``3.0`` included), text, None, any other object, and ids out of range.
+        """
+        if isinstance(action, (bool, np.bool_)):
+            raise ValueError(f"action {action!r}: a bool is not an action id; expected an integer in "
+                             f"0..{self.size - 1}")
+        if isinstance(action, (int, np.integer)):
+            value = operator.index(action)
+        elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            value = int(action)
+        else:
+            raise ValueError(f"action {action!r}: expected an integer action id in 0..{self.size - 1}, "
+                             f"got {type(action).__name__}")
+        if not 0 <= value < self.size:
+            raise ValueError(f"action {value} is out of the action space: expected an integer in "
+                             f"0..{self.size - 1}")
+        return value
+
+    def action_batch(self, actions: Any, count: int) -> list[int]:
+        """Check a batch of ``count`` actions (one per env) before any is played; return them as Python ints.
+
+        Raises:
+            ValueError: the batch is not of shape ``(count,)``, or an entry is outside the action space (as
+                :meth:`action_id`), naming its index.
+        """
+        if isinstance(actions, (list, tuple)) and len(actions) == count:  # each entry checked: no silent casts
+            return [self._entry(value, slot) for slot, value in enumerate(actions)]
+        array = np.asarray(actions)
+        if array.shape != (count,):
+            raise ValueError(f"actions: expected an array of shape ({count},), one action id per env; "
+                             f"got shape {array.shape}")
+        if array.dtype.kind in "iu":
+            bad = np.flatnonzero((array < 0) | (array >= self.size))
+            if bad.size:
+                slot = int(bad[0])
+                raise ValueError(f"actions[{slot}]: action {int(array[slot])} is out of the action space: "
+                                 f"expected an integer in 0..{self.size - 1}")
+            return array.tolist()
+        return [self._entry(value, slot) for slot, value in enumerate(array.tolist())]
+
+    def _entry(self, value: Any, slot: int) -> int:
+        try:
+            return self.action_id(value)
+        except ValueError as error:
+            raise ValueError(f"actions[{slot}]: {error}") from None
+
+    def legal(self, game: Game) -> dict[int, Choice]:
+        """Action id -> legal choice of the player on turn (empty once the game is over)."""
+        return legal_by_id(game, self.codec)
+
+    def play(self, game: Game, action_id: int, legal: dict[int, Choice] | None = None) -> bool:
+        """Apply the choice an in-range id stands for, if legal; return False (state unchanged) if it is not.
+
+        ``legal``: the position's :meth:`legal` map when the caller has it (saves decoding and validating).
+        """
+        if legal is not None:
+            choice = legal.get(action_id)
+            if choice is None:
+                return False
+            game.apply(choice)
+            return True
+        decoded = self.codec.decode(game, action_id)
+        if decoded is None:
+            return False
+        try:
+            game.apply(decoded)
+        except IllegalActionError:
+            return False
+        return True
+
+    def refusal(self, who: str, game: Game, action_id: int) -> str:
+        """The message of the ``ValueError`` raised for a masked-out id in ``"raise"`` mode."""
+        described = self.codec.layout.describe(action_id)
+        decoded = self.codec.decode(game, action_id)
+        if decoded is None:
+            return (f"{who}: action {action_id} ({described}) names an empty slot; pick an action with "
+                    f"action_mask == 1")
+        return f"{who}: action {action_id} ({described}) is illegal now; pick an action with action_mask == 1"
+
+    # --- observation and mask ------------------------------------------------------------------
+
+    def mask_writer(self, out: np.ndarray) -> MaskWriter:
+        """A writer of int8 masks into ``out`` (shape ``(size,)``)."""
+        return MaskWriter(out)
+
+    def mask(self, legal: dict[int, Choice] | Sequence[int]) -> np.ndarray:
+        """A fresh int8 mask with ones at the ids of ``legal``."""
+        return new_mask(legal, self.size)
+
+    def observation_writer(self, out: np.ndarray, *, normalize: bool = False,
+                           exclusive: bool = False) -> ObservationWriter:
+        """A writer of observations into ``out`` (see :meth:`ObservationEncoder.writer`)."""
+        return self.encoder.writer(out, normalize=normalize, exclusive=exclusive)
