@@ -70,8 +70,9 @@ leaves ``agents``; a step after that raises ``RuntimeError`` (call ``reset()``).
 ## Rewards
 
 +1 to the winner and -1 to the loser when a hero dies; 0 to both for a draw (both heroes dead at once) or a
-truncation at the turn limit (``truncations`` rather than ``terminations`` are set then). ``infos[agent]`` is
-``{"result": None | "win" | "draw" | "turn_limit", "turn": int, "winner": None | "player_0" | "player_1"}``.
+truncation at the turn limit or when the engine stops a looping card (``truncations`` rather than
+``terminations`` are set then). ``infos[agent]`` is
+``{"result": None | "win" | "draw" | "turn_limit" | "loop", "turn": int, "winner": None | "player_0" | "player_1"}``.
 
 With ``reward_shaping=True`` every step also pays each agent the change of its potential
 ``SHAPING_SCALE * (own hero health + armor - (enemy hero health + armor)) / hero_health`` (health counted
@@ -119,9 +120,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import CardSet, Deck, Game, IllegalActionError, Result, Rules, default_cards, load_cards
+from ..engine import CardSet, Deck, Game, IllegalActionError, Rules, default_cards, load_cards
 from ..engine.decks import default_deck_paths, resolve_deck
 from ..engine.game import DEFAULT_DECKS
+from ..engine.state import TRUNCATING_RESULTS
 from .codec import ActionCodec, ActionLayout, as_action_id
 from .observation import ObservationEncoder
 from .render import render_text
@@ -329,7 +331,7 @@ class CcgAECEnv(AECEnv, EzPickle):
             if winner is not None:
                 self.rewards[name] += 1.0 if name == winner else -1.0
         done = {name: True for name in AGENTS}
-        if state.result is Result.TURN_LIMIT:
+        if state.result in TRUNCATING_RESULTS:  # the turn limit, or a looping card stopped by the engine
             self.truncations = done
         else:
             self.terminations = done

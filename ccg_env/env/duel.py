@@ -27,6 +27,7 @@ import numpy as np
 
 from ..agent_api import Agent, make_agent
 from ..engine import CardSet, Choice, ChoiceKind, Deck, Game, Result, Rules
+from ..engine.state import TRUNCATING_RESULTS
 from .aec import resolve_cards, resolve_decks, resolve_rules
 from .codec import ActionCodec, ActionLayout
 from .observation import ObservationEncoder
@@ -35,7 +36,8 @@ from .view import GameView
 SEATS: Final = ("random", 0, 1)
 ILLEGAL_ACTION_MODES: Final = ("lose", "ignore")
 #: Learner outcome of a finished episode -> reward.
-OUTCOME_REWARDS: Final = {"win": 1.0, "loss": -1.0, "draw": 0.0, "turn_limit": 0.0, "illegal_action": -1.0}
+OUTCOME_REWARDS: Final = {"win": 1.0, "loss": -1.0, "draw": 0.0, "turn_limit": 0.0, "loop": 0.0,
+                          "illegal_action": -1.0}
 _MAX_SEED: Final = 2**63 - 1
 
 
@@ -293,13 +295,11 @@ class Duel:
             self.legal = dict(zip(self.setup.codec.encode_all(game, choices), choices))
             self._write(game, choices)
             return 0.0, False, False
-        if state.result is Result.TURN_LIMIT:
-            outcome = "turn_limit"
-        elif state.result is Result.DRAW:
-            outcome = "draw"
-        else:
+        if state.result is Result.WIN:
             outcome = "win" if state.winner == self.seat else "loss"
-        return self._finish(game, outcome, state.result is Result.TURN_LIMIT)
+        else:
+            outcome = state.result.value  # "draw", "turn_limit" or "loop"
+        return self._finish(game, outcome, state.result in TRUNCATING_RESULTS)
 
     def _illegal(self, game: Game) -> tuple[float, bool, bool]:
         if self.setup.illegal_action == "ignore":
