@@ -39,6 +39,8 @@ class CardSet(dict):
             raise DataError(f"unknown card id {shown(card_id)}{hint}", source=", ".join(self.sources)) from None
 
 
+#: Most abilities one card may have.
+MAX_ABILITIES = 10
 _CARD_FIELDS = {"id", "name", "type", "cost", "attack", "health", "durability", "keywords", "text", "target",
                 "abilities", "collectible"}
 _ABILITY_FIELDS = {"trigger", "effect", "select", "mark", "count", "amount", "attack", "health", "keyword",
@@ -174,6 +176,8 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     raw_abilities = data.get("abilities", [])
     if not isinstance(raw_abilities, list):
         raise DataError("expected a list of abilities", **where, field="abilities")
+    if len(raw_abilities) > MAX_ABILITIES:
+        raise DataError(f"{len(raw_abilities)} abilities, at most {MAX_ABILITIES} allowed", **where, field="abilities")
     abilities = tuple(_parse_ability(a, i, source=source, item=item, has_target=target is not None,
                                      card_type=card_type) for i, a in enumerate(raw_abilities))
     if target is not None and not any(a.selector is Selector.CHOSEN for a in abilities):

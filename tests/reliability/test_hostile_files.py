@@ -168,6 +168,16 @@ def test_card_numbers_are_capped(tmp_path, field, value):
     assert len(str(info.value)) < 200
 
 
+def test_a_card_has_at_most_ten_abilities(tmp_path):
+    ability = {"trigger": "turn_end", "effect": "draw", "amount": 1}
+    card = {"id": "many", "name": "Many", "type": "minion", "cost": 1, "attack": 1, "health": 1,
+            "abilities": [ability] * 11}
+    path = tmp_path / "cards.yaml"
+    path.write_text(json.dumps({"cards": [card]}))
+    with pytest.raises(DataError, match=r"card 'many', field 'abilities': 11 abilities, at most 10 allowed"):
+        load_cards([path])
+
+
 def test_error_messages_shorten_long_values(tmp_path):
     path = tmp_path / "cards.yaml"
     path.write_text(json.dumps({"cards": [{"id": "x", "name": "X", "type": "spell", "cost": "9" * 100_000}]}))
