@@ -650,7 +650,8 @@ def report(totals: Totals, seconds: float) -> str:
              f"({totals.actions / seconds:,.0f} actions/s, checks included)",
              f"results: {dict(totals.results)}", f"policies: {dict(totals.policies)}",
              f"rules: {dict(totals.rules)}",
-             f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}",
+             f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}"
+             if totals.deck_pairs != {("random", "random")} else "cards: a generated card set and decks per game",
              f"sampled checks: {dict(totals.checks)}",
              f"slowest apply: {totals.slowest_apply_ms:.1f} ms; most actions set off by one apply (logged games): "
              f"{totals.most_actions:,} (bound {MAX_ACTIONS_PER_ROOT:,})",

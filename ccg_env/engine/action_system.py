@@ -9,6 +9,7 @@ from .errors import EngineBusyError, GameOverError
 from .events import Event, EventBus
 from .log import LogEntry
 from .state import Card
+from .vocabulary import NO_ZONE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -93,7 +94,7 @@ class ActionSystem:
                 self._sequence(game, action, 0, validated)
                 self._death_phase(game, action)
             except _LoopBound as bound:
-                self._stop_loop(game, bound)
+                self._stop_loop(game, action, bound)
         finally:
             self.active = False
             self._open = None
@@ -107,12 +108,14 @@ class ActionSystem:
                 return reason
         return None
 
-    def _stop_loop(self, game: Game, bound: _LoopBound) -> None:
+    def _stop_loop(self, game: Game, root: GameAction, bound: _LoopBound) -> None:
         """End the game as a loop: perform a StopLoop naming the card that looped, as a root-level action."""
         self._open = None
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        unplayed = root.card if isinstance(root, PlayCard) and root.card.zone is NO_ZONE else None
         culprit = looping_card(bound.action)
-        stop = StopLoop(game.state.current, culprit, f"{bound.reason} (at {bound.action.kind})")
+        named = f", card {culprit.definition.id}" if culprit is not None else ""
+        stop = StopLoop(game.state.current, culprit, f"{bound.reason} (at {bound.action.kind}{named})", unplayed)
         self._sequence(game, stop, 0, True)
 
     def _sequence(self, game: Game, action: GameAction, depth: int, validated: bool = False) -> None:
@@ -180,8 +183,11 @@ class ActionSystem:
 
 
 def looping_card(action: GameAction) -> Card | None:
-    """The card most likely behind a loop stopped at ``action``: the card it fires, plays, summons or reaps,
-    else the source or first target of its damage, else its source."""
+    """The card most likely behind a loop stopped at ``action``.
+
+    That is the card the action fires, plays, summons or reaps, else its source or attacker, else the first of
+    its hits' sources (or targets), cards or targets.
+    """
     for name in ("card", "source", "attacker"):
         value = getattr(action, name, None)
         if isinstance(value, Card) and value.uid > 0:

@@ -214,19 +214,22 @@ def _stats(data: dict, card_type: CardType, where: dict) -> tuple[int, int, int]
 
 
 def self_loops(card: CardDef) -> list[str]:
-    """Describe each ability of ``card`` that sets itself off directly: damage to itself when it is damaged.
+    """Describe each ability of ``card`` that sets itself off directly.
 
-    Such a card reacts to itself without end once damaged (unless it dies first, which 'self' does not wait
-    for); the engine stops it at its reaction bounds and ends the game as a draw, ``Result.LOOP``.
+    Two kinds: a minion that damages itself whenever it is damaged (it reacts to itself without end, unless it
+    dies first, which 'self' does not wait for), and a weapon whose battlecry equips another copy of itself
+    (each copy's battlecry fires as it is equipped). The engine stops such a card at its reaction bounds and
+    ends the game as a draw, ``Result.LOOP``.
     """
-    if card.card_type is not CardType.MINION:
-        return []
     found = []
     for index, ability in enumerate(card.abilities):
-        if (ability.trigger is Trigger.SELF_DAMAGED and ability.effect is EffectKind.DAMAGE and ability.amount > 0
-                and _can_select_itself(ability)):
+        if (card.card_type is CardType.MINION and ability.trigger is Trigger.SELF_DAMAGED
+                and ability.effect is EffectKind.DAMAGE and ability.amount > 0 and _can_select_itself(ability)):
             found.append(f"abilities[{index}]: whenever it is damaged it damages itself "
                          f"(select: {ability.selector.value})")
+        if (card.card_type is CardType.WEAPON and ability.trigger is Trigger.BATTLECRY
+                and ability.effect is EffectKind.EQUIP_WEAPON and ability.card == card.id):
+            found.append(f"abilities[{index}]: its battlecry equips a copy of itself, whose battlecry does again")
     return found
 
 

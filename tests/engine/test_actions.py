@@ -44,7 +44,7 @@ def test_init_takes_exactly_the_fields_in_dataclass_order(cls):
     assert [(p.name, p.kind, p.default) for p in parameters] == _expected_parameters(cls)
 
 
-CARD_FIELDS = {"card", "attacker", "defender", "hero", "source", "target", "trigger_card"}
+CARD_FIELDS = {"card", "attacker", "defender", "hero", "source", "target", "trigger_card", "unplayed"}
 CARD_LIST_FIELDS = {"targets", "cards", "drawn"}
 FLAG_FIELDS = {"cancelled", "played", "sleeping", "fizzled"}
 

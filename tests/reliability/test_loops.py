@@ -25,7 +25,7 @@ from ccg_env.engine.action_system import MAX_REACTION_DEPTH
 from ccg_env.engine.cards import CardLoopWarning, self_loops
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.decks import Deck
-from ccg_env.engine.invariants import check_invariants
+from ccg_env.engine.invariants import InvariantMonitor, check_invariants
 from ccg_env.engine.native import PURE_ENV_VAR
 
 LOOP_CARDS = textwrap.dedent("""
@@ -69,6 +69,24 @@ LOOP_CARDS = textwrap.dedent("""
         text: "After you summon a minion, deal 1 damage to it."
         abilities:
           - {trigger: minion_summoned, effect: damage, amount: 1, select: trigger_card}
+      - id: mirror_blade
+        name: Mirror Blade
+        type: weapon
+        cost: 2
+        attack: 1
+        durability: 2
+        text: "Battlecry: equip a Mirror Blade."
+        abilities:
+          - {trigger: battlecry, effect: equip_weapon, card: mirror_blade}
+      - id: blade_smith
+        name: Blade Smith
+        type: minion
+        cost: 2
+        attack: 1
+        health: 2
+        text: "Whenever you cast a spell, equip a Mirror Blade."
+        abilities:
+          - {trigger: spell_cast, effect: equip_weapon, card: mirror_blade}
       - id: wall
         name: Wall
         type: minion
@@ -82,6 +100,8 @@ BOARDS = {
     "self-damage": ({"players": [{"hand": ["self_harmer"]}, {}]}, ("play", "self_harmer", None), "self_harmer"),
     "heal-then-damage": ({"players": [{"battlefield": ["wall"]}, {"battlefield": ["mender"]}]},
                          ("attack", "wall", "mender"), "mender"),
+    "weapon-battlecry-while-casting": ({"players": [{"battlefield": ["blade_smith"], "hand": ["the_coin"]}, {}]},
+                                       ("play", "the_coin", None), "mirror_blade"),
     "deathrattle-summon": ({"players": [{"battlefield": ["summon_hater", "phoenix"]}, {"battlefield": ["wall"]}]},
                            ("attack", "phoenix", "wall"), "phoenix"),
 }
@@ -91,7 +111,7 @@ SCRIPT = textwrap.dedent("""
     import ccg_env.engine as engine
     from ccg_env.engine import Game, load_cards
     from ccg_env.engine.datafiles import config_dir
-    from ccg_env.engine.invariants import check_invariants
+    from ccg_env.engine.invariants import InvariantMonitor, check_invariants
     card_file, board, kind, source, target = sys.argv[1], json.loads(sys.argv[2]), *sys.argv[3:6]
     if len(sys.argv) > 6:  # pure build only: a smaller bound on actions per root action
         import ccg_env.engine.action_system as action_system
@@ -110,7 +130,7 @@ SCRIPT = textwrap.dedent("""
     stop = game.log[-1]
     print(json.dumps({"build": engine.ENGINE_BUILD, "result": game.result.value, "winner": game.winner,
                       "again": again.result.value, "kind": stop.kind, "fields": stop.fields,
-                      "card": game.state.find(stop.fields["card"]).definition.id, "seconds": seconds,
+                      "card": stop.action.card.definition.id, "seconds": seconds,
                       "log": len(game.log), "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """)
 
@@ -165,9 +185,10 @@ def _loop_cards(tmp_path):
 def test_the_loader_warns_about_cards_that_set_themselves_off(tmp_path):
     cards, caught = _loop_cards(tmp_path)
     messages = [str(w.message) for w in caught if w.category is CardLoopWarning]
-    assert len(messages) == 2, messages
+    assert len(messages) == 3, messages
     assert "card 'self_harmer', abilities[1]: whenever it is damaged it damages itself (select: self)" in messages[0]
     assert "card 'mender', abilities[1]" in messages[1] and "Result.LOOP" in messages[1]
+    assert "card 'mirror_blade', abilities[0]: its battlecry equips a copy of itself" in messages[2]
     assert self_loops(cards["phoenix"]) == [] and self_loops(cards["summon_hater"]) == []
 
 
@@ -185,6 +206,18 @@ def test_a_loop_in_process_leaves_a_consistent_finished_state(tmp_path):
     harmer = game.player(0).graveyard[-1]
     assert harmer.definition.id == "self_harmer" and game.player(0).battlefield == []  # buried, not left dying
     assert max(entry.depth for entry in game.log) == MAX_REACTION_DEPTH  # the next level was refused
+    assert game.log[-1].action.reason == "reactions nested more than 100 deep (at Damage, card self_harmer)"
+
+
+def test_a_spell_broken_off_while_being_cast_goes_to_the_graveyard(tmp_path):
+    cards, _ = _loop_cards(tmp_path)
+    game = Game.from_scenario(BOARDS["weapon-battlecry-while-casting"][0], cards=cards)
+    monitor = InvariantMonitor(game)
+    coin = game.player(0).hand[0]
+    game.apply(game.legal_actions()[1])
+    assert game.result is Result.LOOP and game.log[-1].action.unplayed is coin
+    assert coin in game.player(0).graveyard
+    monitor.check()  # no card left every zone
 
 
 # --- the envs report a loop as a truncation ------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..actions import GameAction, GameOver, StopLoop
 from ..events import Event, EventBus, Phase
 from ..state import Result
+from ..vocabulary import GRAVEYARD_ZONE
 from .death import bury_the_dead
 
 if TYPE_CHECKING:
@@ -40,6 +41,10 @@ def _record(game: Game, action: GameOver) -> None:
 
 
 def _stop_loop(game: Game, action: StopLoop) -> None:
+    card = action.unplayed
+    if card is not None:  # played, but broken off before it reached the battlefield, weapon slot or graveyard
+        card.zone = GRAVEYARD_ZONE
+        game.state.players[card.owner].graveyard.append(card)
     bury_the_dead(game)
     game.state.result = Result.LOOP
     game.state.winner = None
