@@ -29,10 +29,12 @@ def alias_bomb(levels: int = 10, width: int = 9) -> str:
     return "\n".join(lines) + "\n"
 
 
-def card_bomb() -> str:
-    """A card file whose one card lists the alias bomb as its keywords (an error message once printed it)."""
-    return alias_bomb() + "cards:\n  - {id: bomb, name: Bomb, type: minion, cost: 1, attack: 1, health: 1,\n" \
-                          f"     keywords: *a9}}\n"
+def card_bomb(levels: int = 10, width: int = 9) -> str:
+    """A card file whose card defines the bomb in its text and lists it as keywords (an error quoted it whole)."""
+    anchors = [f"&a0 [{', '.join(['lol'] * width)}]"]
+    anchors += [f"&a{level} [{', '.join([f'*a{level - 1}'] * width)}]" for level in range(1, levels - 1)]
+    return ("cards:\n  - id: bomb\n    name: Bomb\n    type: minion\n    cost: 1\n    attack: 1\n    health: 1\n"
+            f"    text: [{', '.join(anchors)}]\n    keywords: [{', '.join([f'*a{levels - 2}'] * width)}]\n")
 
 
 MEASURE = textwrap.dedent("""
@@ -77,7 +79,7 @@ def test_a_yaml_alias_bomb_in_a_card_file_is_refused_at_once(tmp_path):
     assert len(path.read_bytes()) < 700
     report = measure("cards", path)
     assert report["error"].startswith(f"DataError: {path}: YAML anchors and aliases (&name, *name) are not allowed")
-    assert "(line 1, column 5)" in report["error"]
+    assert "(line 8, column 12)" in report["error"]
     assert_cheap(report)
 
 
