@@ -681,8 +681,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out, cards=args.cards)
     print(f"engine build: {ENGINE_BUILD}")
+    players = "random play" if args.cards == "random" else f"random and {heuristic_name()} play"
     print(f"fuzzing {args.actions:,} actions from seed {args.seed} with {args.workers} worker(s), "
-          f"cards: {args.cards}, heuristic games play: {heuristic_name()}")
+          f"cards: {args.cards}, {players}")
     start = time.perf_counter()
     totals = run(args.actions, args.seed, args.workers, config, progress=not args.no_progress)
     print(report(totals, time.perf_counter() - start))
