@@ -34,10 +34,12 @@ Figures (actions/s, totals) are printed, never asserted.
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
 import json
 import multiprocessing
 import random
+import shutil
 import signal
 import sys
 import tempfile
@@ -250,6 +252,7 @@ def random_card_set(seed: int) -> CardSet:
     """Write game ``seed``'s card definitions to a YAML file, load it as any user's file, add the packaged set."""
     if not _CARD_DIR:
         _CARD_DIR.append(tempfile.mkdtemp(prefix="ccg-fuzz-cards-"))
+        atexit.register(shutil.rmtree, _CARD_DIR[0], ignore_errors=True)
     path = Path(_CARD_DIR[0]) / f"cards-{seed}.yaml"
     path.write_text(yaml.dump({"cards": random_card_file(seed)}, Dumper=_PlainDumper, sort_keys=False))
     try:
