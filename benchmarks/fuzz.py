@@ -3,7 +3,14 @@
 Usage::
 
     python benchmarks/fuzz.py --actions 1000000 --seed 0 --workers 2
+    python benchmarks/fuzz.py --cards random --actions 100000   # randomly generated card definitions
     python benchmarks/fuzz.py --replay fuzz-failures/1234.json
+
+With ``--cards random`` every game plays its own card set, generated from the seed over the whole card
+vocabulary (every card type, trigger, effect, selector, mark, filter and keyword; some sets also get cards
+that loop on purpose), with random decks of it, in random play: a user's cards must not crash or hang the
+engine. Each ``apply`` is bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and
+set off at most the action system's ``MAX_ACTIONS_PER_ROOT`` actions; looping games end as ``loop``.
 
 After every action the fuzzer checks:
 
@@ -27,12 +34,18 @@ Figures (actions/s, totals) are printed, never asserted.
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
 import json
 import multiprocessing
 import random
+import shutil
+import signal
 import sys
+import tempfile
+import threading
 import time
+import warnings
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -40,10 +53,18 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+import yaml
+
 from ccg_env.cli import positive_int
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
+from ccg_env.engine import (
+    ENGINE_BUILD, Choice, ChoiceKind, Game, IllegalActionError, Rules, default_cards, load_cards,
+)
+from ccg_env.engine.action_system import MAX_ACTIONS_PER_ROOT
+from ccg_env.engine.cards import CardLoopWarning, CardSet
 from ccg_env.engine.choices import END_TURN, to_action
-from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.decks import Deck, default_deck_paths
+from ccg_env.engine.targeting import PREDICATES
+from ccg_env.engine.vocabulary import KEYWORD_NAMES, SECRET_TRIGGERS, EffectKind, Selector, Trigger
 from ccg_env.engine.invariants import InvariantMonitor
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.masks import legal_mask
@@ -61,6 +82,7 @@ class FuzzConfig:
     restore_rate: float = 0.01  # positions after which play goes on with a JSON copy or a clone
     max_steps: int = 20_000  # a game longer than this never ends: a failure
     out_dir: str | None = str(DEFAULT_OUT)  # None: do not write failure files
+    cards: str = "packaged"  # "packaged" decks and cards, or "random" card definitions per game
 
 
 class FuzzFailure(AssertionError):
@@ -89,19 +111,170 @@ class GamePlan:
     policy: str  # "random" or "heuristic"
     log: bool
     rules: str = "default"  # a key of RULE_VARIANTS
+    cards: str = "packaged"  # or "random": a card set and two decks generated from the seed
 
     def new_game(self) -> Game:
         """The game this plan starts from."""
         rules = dataclasses.replace(Rules.load(), **RULE_VARIANTS[self.rules])
+        if self.cards == "random":
+            cards = random_card_set(self.seed)
+            return Game.new(seed=self.seed, decks=random_decks(self.seed, cards), rules=rules, cards=cards,
+                            log=self.log)
         return Game.new(seed=self.seed, decks=list(self.decks), rules=rules, log=self.log)
 
 
-def plan_game(seed: int) -> GamePlan:
-    """Pick the decks, policy, logging and rules of game ``seed`` (odd seeds play the heuristic)."""
+def plan_game(seed: int, cards: str = "packaged") -> GamePlan:
+    """Pick the decks, policy, logging and rules of game ``seed`` (odd seeds play the heuristic).
+
+    Games of random cards play random choices (the heuristic is not what they test) and log every other game.
+    """
     names = sorted(default_deck_paths())
     rng = random.Random(seed)
+    if cards == "random":
+        return GamePlan(seed, ("random", "random"), "random", log=seed % 2 == 0,
+                        rules="tight" if seed % 5 == 4 else "default", cards="random")
     return GamePlan(seed, (rng.choice(names), rng.choice(names)), "heuristic" if seed % 2 else "random",
                     log=seed % 4 < 2, rules="tight" if seed % 5 == 4 else "default")
+
+
+# --- random card definitions -------------------------------------------------------------------------
+
+#: Cards generated per game (and minion tokens beside them, summoned by effects only).
+RANDOM_CARDS, RANDOM_TOKENS = 20, 4
+_TYPES = ("minion",) * 6 + ("spell",) * 3 + ("weapon", "secret")
+_PLAIN_TRIGGERS = [t.value for t in Trigger if t not in SECRET_TRIGGERS and t is not Trigger.DEATHRATTLE]
+_AMOUNTS = {"damage": (1, 6), "heal": (1, 6), "draw": (1, 3), "summon": (1, 3), "gain_armor": (1, 8),
+            "gain_mana": (1, 3)}
+_ZONE_CHOICES = ("active", "battlefield", "hero", "hand", "weapon", "deck", "graveyard", "secrets",
+                 ["hero", "battlefield"], ["hand", "deck"])
+#: Cards that loop on purpose, added to some random sets: the engine must end their games as loops.
+LOOPERS = [
+    {"id": "fuzz_self_harmer", "name": "Self Harmer", "type": "minion", "cost": 1, "attack": 1, "health": 3,
+     "abilities": [{"trigger": "self_damaged", "effect": "damage", "amount": 1, "select": "self"}]},
+    {"id": "fuzz_phoenix", "name": "Phoenix", "type": "minion", "cost": 2, "attack": 1, "health": 1,
+     "abilities": [{"trigger": "deathrattle", "effect": "summon", "card": "fuzz_phoenix"}]},
+    {"id": "fuzz_summon_hater", "name": "Summon Hater", "type": "minion", "cost": 2, "attack": 1, "health": 4,
+     "abilities": [{"trigger": "minion_summoned", "effect": "damage", "amount": 1, "select": "trigger_card"}]},
+]
+
+
+def random_mark(rng: random.Random) -> dict[str, Any]:
+    """A random mark: alliance, zones, and sometimes types, exclusions and filters."""
+    mark: dict[str, Any] = {"alliance": rng.choice(["ally", "enemy", "any"]), "zones": rng.choice(_ZONE_CHOICES)}
+    if rng.random() < 0.2:
+        mark["types"] = rng.sample(["minion", "hero", "spell", "weapon", "secret"], rng.randint(1, 2))
+    if rng.random() < 0.2:
+        mark["exclude"] = [rng.choice(["minion", "hero"])]
+    if rng.random() < 0.2:
+        mark["filters"] = rng.sample(sorted(PREDICATES), rng.randint(1, 2))
+    return mark
+
+
+def random_ability(rng: random.Random, card_type: str, trigger: str, targeted: bool,
+                   ids: dict[str, list[str]]) -> dict[str, Any]:
+    """One valid ability of ``card_type`` firing on ``trigger``, with a random effect and selector."""
+    effect = rng.choice([e.value for e in EffectKind])
+    ability: dict[str, Any] = {"trigger": trigger, "effect": effect}
+    selectors = [s.value for s in Selector if s is not Selector.CHOSEN or (targeted and trigger == "battlecry")]
+    ability["select"] = "chosen" if targeted and trigger == "battlecry" and rng.random() < 0.7 else \
+        rng.choice(selectors)
+    if ability["select"] in ("all", "random"):
+        ability["mark"] = random_mark(rng)
+        if ability["select"] == "random":
+            ability["count"] = rng.randint(1, 3)
+    if effect in _AMOUNTS:
+        low, high = _AMOUNTS[effect]
+        ability["amount"] = rng.randint(low, high) if rng.random() < 0.97 else 100  # now and then the cap
+    if effect == "buff":
+        ability["attack"], ability["health"] = rng.randint(-2, 4), rng.randint(-2, 4)
+    if effect == "give_keyword":
+        ability["keyword"] = rng.choice(sorted(KEYWORD_NAMES))
+    if effect == "summon":
+        ability["card"] = rng.choice(ids["minion"])
+    if effect == "equip_weapon":
+        ability["card"] = rng.choice(ids["weapon"])
+    return ability
+
+
+def random_card(rng: random.Random, card_id: str, card_type: str, ids: dict[str, list[str]],
+                collectible: bool = True) -> dict[str, Any]:
+    """A valid card definition of ``card_type`` with random stats, keywords, target spec and abilities."""
+    card: dict[str, Any] = {"id": card_id, "name": card_id.replace("_", " ").title(), "type": card_type,
+                            "cost": rng.randint(0, 8) if rng.random() < 0.95 else 20, "collectible": collectible}
+    if card_type == "minion":
+        card["attack"], card["health"] = rng.randint(0, 7), rng.randint(1, 8)
+    elif card_type == "weapon":
+        card["attack"], card["durability"] = rng.randint(1, 5), rng.randint(1, 4)
+    if card_type in ("minion", "weapon") and rng.random() < 0.4:
+        card["keywords"] = rng.sample(sorted(KEYWORD_NAMES), rng.randint(1, 2))
+    targeted = card_type != "secret" and rng.random() < 0.4
+    if targeted:  # chosen targets stay among characters in play: the env's action layout encodes only those
+        card["target"] = {"required": rng.random() < 0.7,
+                          "allowed": {**random_mark(rng), "zones": rng.choice(["active", "hero", "battlefield"])}}
+    triggers = [rng.choice(sorted(t.value for t in SECRET_TRIGGERS))] if card_type == "secret" else []
+    plain = _PLAIN_TRIGGERS + (["deathrattle"] if card_type == "minion" else [])
+    triggers += [rng.choice(plain) for _ in range(rng.randint(0 if card_type != "spell" else 1, 3))]
+    if targeted:
+        triggers.insert(0, "battlecry")
+    card["abilities"] = [random_ability(rng, card_type, t, targeted and i == 0, ids) for i, t in enumerate(triggers)]
+    if targeted and card["abilities"][0]["select"] != "chosen":
+        card["abilities"][0]["select"] = "chosen"  # a target spec needs an ability acting on the chosen target
+        card["abilities"][0].pop("mark", None)
+        card["abilities"][0].pop("count", None)
+    return card
+
+
+def random_card_file(seed: int) -> list[dict[str, Any]]:
+    """The card definitions of game ``seed``: ``RANDOM_CARDS`` collectible cards, tokens, maybe the loopers."""
+    rng = random.Random(f"cards-{seed}")
+    types = ["minion", "weapon"] + [rng.choice(_TYPES) for _ in range(RANDOM_CARDS - 2)]
+    ids = {t: [f"fuzz_{i}" for i, kind in enumerate(types) if kind == t] for t in set(_TYPES)}
+    tokens = [f"fuzz_token_{i}" for i in range(RANDOM_TOKENS)]
+    ids["minion"] += tokens
+    cards = [random_card(rng, f"fuzz_{i}", kind, ids) for i, kind in enumerate(types)]
+    cards += [random_card(rng, token, "minion", ids, collectible=False) for token in tokens]
+    if rng.random() < 0.2:
+        cards += [dict(card) for card in LOOPERS]
+    return cards
+
+
+_CARD_DIR: list[str] = []
+
+
+class _PlainDumper(yaml.SafeDumper):
+    """Writes shared values out in full: data files may not use anchors and aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def random_card_set(seed: int) -> CardSet:
+    """Write game ``seed``'s card definitions to a YAML file, load it as any user's file, add the packaged set."""
+    if not _CARD_DIR:
+        _CARD_DIR.append(tempfile.mkdtemp(prefix="ccg-fuzz-cards-"))
+        atexit.register(shutil.rmtree, _CARD_DIR[0], ignore_errors=True)
+    path = Path(_CARD_DIR[0]) / f"cards-{seed}.yaml"
+    path.write_text(yaml.dump({"cards": random_card_file(seed)}, Dumper=_PlainDumper, sort_keys=False))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CardLoopWarning)  # the loopers are on purpose
+            generated = load_cards([path])
+    finally:
+        path.unlink()
+    packaged = default_cards()
+    return CardSet({**packaged, **generated}, packaged.sources + generated.sources)
+
+
+def random_decks(seed: int, cards: CardSet) -> list[Deck]:
+    """Two 30-card decks of two copies each: mostly generated cards, some packaged ones."""
+    rng = random.Random(f"decks-{seed}")
+    generated = sorted(c.id for c in cards.values() if c.collectible and c.id.startswith("fuzz_"))
+    packaged = sorted(c.id for c in cards.values() if c.collectible and not c.id.startswith("fuzz_"))
+    decks = []
+    for seat in (0, 1):
+        picks = rng.sample(generated, min(12, len(generated))) + rng.sample(packaged, 15 - min(12, len(generated)))
+        decks.append(Deck(f"random {seat}", tuple(card for card in picks for _ in range(2))))
+    return decks
 
 
 # --- policies ----------------------------------------------------------------------------------------
@@ -174,6 +347,9 @@ class CheckCounts:
     exhaustive: int = 0
     round_trips: int = 0
     restores: int = 0
+    loops: int = 0  # games the engine ended as loops (Result.LOOP)
+    slowest_apply_ms: float = 0.0  # the longest single apply (a maximum, not a count)
+    most_actions: int = 0  # the most actions one apply set off, when the game logs (a maximum)
 
 
 class StepChecker:
@@ -202,7 +378,7 @@ class StepChecker:
             check_round_trip(game)
             self.counts.round_trips += 1
         if draws[2] < self.config.restore_rate:
-            game = Game.from_json(game.to_json()) if self.rng.random() < 0.5 else game.clone()
+            game = Game.from_json(game.to_json(), cards=game.cards) if self.rng.random() < 0.5 else game.clone()
             self.monitor.rebind(game)
             self.counts.restores += 1
         return game
@@ -264,7 +440,7 @@ def validators_accept(game: Game, choice: Choice) -> bool:
 def check_round_trip(game: Game) -> None:
     """The JSON round-trip and the clone serialise exactly like the game."""
     text = game.to_json()
-    if Game.from_json(text).to_json() != text:
+    if Game.from_json(text, cards=game.cards).to_json() != text:
         raise FuzzFailure("json-round-trip", "Game.from_json(g.to_json()).to_json() != g.to_json()")
     if game.clone().to_json() != text:
         raise FuzzFailure("clone", "g.clone().to_json() != g.to_json()")
@@ -320,14 +496,45 @@ def play(plan: GamePlan, config: FuzzConfig, taken: list[Choice],
         if choice is None:
             break
         taken.append(choice)
-        game.apply(choice)
+        bounded_apply(game, choice, checker.counts)
         game = checker.check(game)
+    if game.result is not None and game.result.value == "loop":
+        checker.counts.loops += 1
     return game, checker.counts
+
+
+#: Seconds one apply may take before the fuzzer calls it a hang (the engine's bounds keep it to milliseconds).
+APPLY_TIMEOUT = 20
+
+
+def _hang(signum: int, frame: Any) -> None:
+    raise FuzzFailure("hang", f"an apply took more than {APPLY_TIMEOUT} s")
+
+
+def bounded_apply(game: Game, choice: Choice, counts: CheckCounts) -> None:
+    """Apply a choice under a SIGALRM watchdog; record its time and (logging) the actions it set off."""
+    watchdog = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    if watchdog:
+        previous = signal.signal(signal.SIGALRM, _hang)
+        signal.alarm(APPLY_TIMEOUT)
+    log_size = len(game.log)
+    start = time.perf_counter()
+    try:
+        game.apply(choice)
+    finally:
+        if watchdog:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+    counts.slowest_apply_ms = max(counts.slowest_apply_ms, (time.perf_counter() - start) * 1000)
+    actions = len(game.log) - log_size
+    counts.most_actions = max(counts.most_actions, actions)
+    if actions > MAX_ACTIONS_PER_ROOT + 1:  # the bound, plus the StopLoop that ends a looping game
+        raise FuzzFailure("unbounded", f"{choice} set off {actions} actions, above the bound {MAX_ACTIONS_PER_ROOT}")
 
 
 def fuzz_game(seed: int, config: FuzzConfig) -> GameOutcome:
     """Play one seeded game with every check; on a failure write the reproducing file."""
-    plan = plan_game(seed)
+    plan = plan_game(seed, config.cards)
     policy = plan.policy if plan.policy == "random" else heuristic_name()
     taken: list[Choice] = []
     try:
@@ -344,7 +551,7 @@ def write_failure(plan: GamePlan, taken: list[Choice], message: str, config: Fuz
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     doc = {"format": FAILURE_FORMAT, "seed": plan.seed, "decks": list(plan.decks), "policy": plan.policy,
-           "log": plan.log, "rules": plan.rules, "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
+           "log": plan.log, "rules": plan.rules, "cards": plan.cards, "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
            "actions": [[c.kind.value, c.source, c.target] for c in taken], "error": message}
     path = out / f"{plan.seed}.json"
     path.write_text(json.dumps(doc, indent=1))
@@ -357,7 +564,7 @@ def load_failure(source: str | Path | dict) -> tuple[GamePlan, FuzzConfig, list[
     if doc.get("format") != FAILURE_FORMAT:
         raise ValueError(f"{source}: not a fuzz failure file (format {doc.get('format')!r})")
     plan = GamePlan(int(doc["seed"]), tuple(doc["decks"]), doc["policy"], bool(doc["log"]),
-                    doc.get("rules", "default"))
+                    doc.get("rules", "default"), doc.get("cards", "packaged"))
     config = FuzzConfig(**doc.get("config", {}), out_dir=None)
     choices = [Choice(ChoiceKind(kind), source, target) for kind, source, target in doc["actions"]]
     return plan, config, choices
@@ -389,16 +596,21 @@ class Totals:
     deck_pairs: set = field(default_factory=set)
     checks: Counter = field(default_factory=Counter)
     failures: list = field(default_factory=list)
+    slowest_apply_ms: float = 0.0
+    most_actions: int = 0
 
-    def add(self, outcome: GameOutcome) -> None:
+    def add(self, outcome: GameOutcome, cards: str = "packaged") -> None:
         self.games += 1
         self.actions += outcome.steps
         self.results[outcome.result or "failed"] += 1
         self.policies[outcome.policy] += 1
-        plan = plan_game(outcome.seed)
+        plan = plan_game(outcome.seed, cards)
         self.rules[plan.rules] += 1
         self.deck_pairs.add(plan.decks)
-        self.checks.update(asdict(outcome.counts))
+        counts = asdict(outcome.counts)
+        self.slowest_apply_ms = max(self.slowest_apply_ms, counts.pop("slowest_apply_ms"))
+        self.most_actions = max(self.most_actions, counts.pop("most_actions"))
+        self.checks.update(counts)
         if outcome.failure:
             self.failures.append((outcome.seed, outcome.failure, outcome.failure_file))
 
@@ -423,7 +635,7 @@ def run(actions: int, seed: int, workers: int, config: FuzzConfig, chunk: int = 
         for outcomes in results:
             before = totals.actions
             for outcome in outcomes:
-                totals.add(outcome)
+                totals.add(outcome, config.cards)
             bar.update(totals.actions - before)
             bar.set_postfix(failures=len(totals.failures))
             if totals.actions >= actions:
@@ -441,8 +653,12 @@ def report(totals: Totals, seconds: float) -> str:
              f"({totals.actions / seconds:,.0f} actions/s, checks included)",
              f"results: {dict(totals.results)}", f"policies: {dict(totals.policies)}",
              f"rules: {dict(totals.rules)}",
-             f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}",
-             f"sampled checks: {dict(totals.checks)}", f"failures: {len(totals.failures)}"]
+             f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}"
+             if totals.deck_pairs != {("random", "random")} else "cards: a generated card set and decks per game",
+             f"sampled checks: {dict(totals.checks)}",
+             f"slowest apply: {totals.slowest_apply_ms:.1f} ms; most actions set off by one apply (logged games): "
+             f"{totals.most_actions:,} (bound {MAX_ACTIONS_PER_ROOT:,})",
+             f"failures: {len(totals.failures)}"]
     lines += [f"  seed {seed}: {message[:300]} -> {path}" for seed, message, path in totals.failures[:20]]
     return "\n".join(lines)
 
@@ -457,6 +673,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of positions where every action id is tried on a clone")
     parser.add_argument("--round-trip-rate", type=float, default=FuzzConfig.round_trip_rate,
                         help="share of positions checked through to_json/from_json and clone()")
+    parser.add_argument("--cards", choices=("packaged", "random"), default="packaged",
+                        help="play the packaged decks, or a randomly generated card set and decks per game")
     parser.add_argument("--no-progress", action="store_true", help="no tqdm bar")
     parser.add_argument("--replay", metavar="FILE", help="replay one failure file and exit")
     args = parser.parse_args(argv)
@@ -464,9 +682,11 @@ def main(argv: list[str] | None = None) -> int:
         game = replay(args.replay)
         print(f"replayed {args.replay} without a failure: {game!r}")
         return 0
-    config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out)
+    config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out, cards=args.cards)
+    print(f"engine build: {ENGINE_BUILD}")
+    players = "random play" if args.cards == "random" else f"random and {heuristic_name()} play"
     print(f"fuzzing {args.actions:,} actions from seed {args.seed} with {args.workers} worker(s), "
-          f"heuristic games play: {heuristic_name()}")
+          f"cards: {args.cards}, {players}")
     start = time.perf_counter()
     totals = run(args.actions, args.seed, args.workers, config, progress=not args.no_progress)
     print(report(totals, time.perf_counter() - start))

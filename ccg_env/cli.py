@@ -248,19 +248,24 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
     """The seed, seat names and choices of a replay file; a missing or malformed field names itself."""
+    from ccg_env.engine.errors import shown
+
     try:
         document = json.loads(Path(path).read_text())
+    except RecursionError:
+        raise ValueError(f"cannot read replay {path!r}: nested too deeply to be a replay") from None
     except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read replay {path!r}: {error}") from None
+        raise ValueError(f"cannot read replay {path!r}: {shown(str(error))}") from None
     if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
         raise ValueError(f"{path!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
     seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"replay {path!r}: \"seed\" must be an integer game seed, got {seed!r}")
+        raise ValueError(f"replay {path!r}: \"seed\" must be an integer game seed, got {shown(seed)}")
     if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
-        raise ValueError(f"replay {path!r}: \"seats\" must be the two seats' names, got {seats!r}")
+        raise ValueError(f"replay {path!r}: \"seats\" must be the two seats' names, got {shown(seats)}")
     if not isinstance(choices, list):
-        raise ValueError(f"replay {path!r}: \"choices\" must be a list of [kind, source, target], got {choices!r}")
+        raise ValueError(f"replay {path!r}: \"choices\" must be a list of [kind, source, target], "
+                         f"got {shown(choices)}")
     for number, entry in enumerate(choices):
         if not (isinstance(entry, list) and len(entry) == 3):
             raise ValueError(f"replay {path!r}: choice {number} must be [kind, source, target], got {entry!r}")

@@ -24,6 +24,7 @@ RUNS = [
     (["gym_vec.py", "--steps", "256", "--repeats", "1", "--profile"],
      ["single env (CcgDuelEnv)", "make_vec async, N=8", "batched, N=256", "batched SB3 VecEnv, N=64",
       "observation encoder", "action codec and mask"]),
+    (["loop_bounds.py", "--games-per-pair", "1"], ["49 games", "max depth per root action", "(bound 100,"]),
     (["memory_soak.py", "--games", "2", "--every", "1"], ["[engine]", "[aec]", "[gym]", "[vector]", "growth:"]),
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1"],
      ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time"]),

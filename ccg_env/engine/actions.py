@@ -389,3 +389,22 @@ class GameOver(GameAction):
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.result, self.winner = result, winner
 
+
+
+@dataclass(slots=True, eq=False)
+class StopLoop(GameAction):
+    """End a game whose root action passed one of the action system's bounds: a draw, ``Result.LOOP``.
+
+    ``card`` is the card most likely looping (the one whose reaction was next), ``reason`` the bound passed,
+    ``unplayed`` the card played by the broken-off action if it had not reached its zone yet (a spell being
+    cast). Minions left dying, spent weapons and the unplayed card go to the graveyard, without triggers.
+    """
+
+    card: Card | None = None
+    reason: str = ""
+    unplayed: Card | None = None
+
+    def __init__(self, player: int, card: Card | None = None, reason: str = "", unplayed: Card | None = None, *,
+                 priority: int = 0, order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.reason, self.unplayed = card, reason, unplayed

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .datafiles import check_keys, config_dir, get_int, read_yaml
 from .definitions import HERO, Ability, CardDef
-from .errors import DataError
+from .errors import DataError, shown
 from .targeting import PREDICATES, Mark, Target
 from .vocabulary import (
     KEYWORD_NAMES, SECRET_TRIGGERS, Alliance, CardType, EffectKind, Keyword, Selector, Trigger, Zones,
 )
+
+
+class CardLoopWarning(UserWarning):
+    """A card definition can set itself off again and again (the engine then ends the game as a loop)."""
 
 
 class CardSet(dict):
@@ -31,9 +36,11 @@ class CardSet(dict):
         except KeyError:
             near = sorted(k for k in self if k[:3] == card_id[:3])[:5]
             hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            raise DataError(f"unknown card id {card_id!r}{hint}", source=", ".join(self.sources)) from None
+            raise DataError(f"unknown card id {shown(card_id)}{hint}", source=", ".join(self.sources)) from None
 
 
+#: Most abilities one card may have.
+MAX_ABILITIES = 10
 _CARD_FIELDS = {"id", "name", "type", "cost", "attack", "health", "durability", "keywords", "text", "target",
                 "abilities", "collectible"}
 _ABILITY_FIELDS = {"trigger", "effect", "select", "mark", "count", "amount", "attack", "health", "keyword",
@@ -51,7 +58,7 @@ def _enum(enum: type, value: Any, *, where: dict) -> Any:
         return enum(value)
     except ValueError:
         allowed = ", ".join(m.value for m in enum)
-        raise DataError(f"unknown value {value!r} (allowed: {allowed})", **where) from None
+        raise DataError(f"unknown value {shown(value)} (allowed: {allowed})", **where) from None
 
 
 def _names(value: Any, *, where: dict) -> list[str]:
@@ -59,7 +66,7 @@ def _names(value: Any, *, where: dict) -> list[str]:
         return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
-    raise DataError(f"expected a name or a list of names, got {value!r}", **where)
+    raise DataError(f"expected a name or a list of names, got {shown(value)}", **where)
 
 
 def parse_mark(data: Any, *, source: str, item: str, field_name: str) -> Mark:
@@ -68,12 +75,12 @@ def parse_mark(data: Any, *, source: str, item: str, field_name: str) -> Mark:
     check_keys(data, _MARK_FIELDS, {"alliance", "zones"}, source=source, item=f"{item}, {field_name}")
     name = data["alliance"]
     if not isinstance(name, str) or name.lower() not in ("ally", "enemy", "any"):
-        raise DataError(f"unknown alliance {name!r} (allowed: ally, enemy, any)", **where)
+        raise DataError(f"unknown alliance {shown(name)} (allowed: ally, enemy, any)", **where)
     alliance = Alliance[name.upper()]
     zones = Zones.NONE
     for name in _names(data["zones"], where=where):
         if name.upper() not in Zones.__members__:
-            raise DataError(f"unknown zone {name!r} (allowed: {', '.join(z.lower() for z in Zones.__members__)})",
+            raise DataError(f"unknown zone {shown(name)} (allowed: {', '.join(z.lower() for z in Zones.__members__)})",
                             **where)
         zones |= Zones[name.upper()]
     types = frozenset(_enum(CardType, t, where=where) for t in _names(data.get("types", []), where=where))
@@ -81,7 +88,7 @@ def parse_mark(data: Any, *, source: str, item: str, field_name: str) -> Mark:
     filters = tuple(_names(data.get("filters", []), where=where))
     for name in filters:
         if name not in PREDICATES:
-            raise DataError(f"unknown filter {name!r} (allowed: {', '.join(PREDICATES)})", **where)
+            raise DataError(f"unknown filter {shown(name)} (allowed: {', '.join(PREDICATES)})", **where)
     return Mark(alliance, zones, types, exclude, filters)
 
 
@@ -89,7 +96,7 @@ def _parse_target(data: Any, *, source: str, item: str) -> Target:
     check_keys(data, _TARGET_FIELDS, {"allowed"}, source=source, item=f"{item}, target")
     required = data.get("required", True)
     if not isinstance(required, bool):
-        raise DataError(f"expected true or false, got {required!r}", source=source, item=item,
+        raise DataError(f"expected true or false, got {shown(required)}", source=source, item=item,
                         field="target.required")
     allowed = parse_mark(data["allowed"], source=source, item=item, field_name="target.allowed")
     preferred = parse_mark(data["preferred"], source=source, item=item, field_name="target.preferred") \
@@ -129,7 +136,7 @@ def _parse_ability(data: Any, index: int, *, source: str, item: str, has_target:
     if effect is EffectKind.GIVE_KEYWORD:
         name = data.get("keyword")
         if name not in KEYWORD_NAMES:
-            raise DataError(f"unknown keyword {name!r} (allowed: {', '.join(KEYWORD_NAMES)})", **where,
+            raise DataError(f"unknown keyword {shown(name)} (allowed: {', '.join(KEYWORD_NAMES)})", **where,
                             field="keyword")
         keyword = int(KEYWORD_NAMES[name])
     if effect in (EffectKind.SUMMON, EffectKind.EQUIP_WEAPON) and not isinstance(data.get("card"), str):
@@ -150,25 +157,27 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     """Validate one card mapping into a :class:`CardDef`."""
     item = f"card #{index}"
     if isinstance(data, dict) and isinstance(data.get("id"), str):
-        item = f"card {data['id']!r}"
+        item = f"card {shown(data['id'])}"
     check_keys(data, _CARD_FIELDS, {"id", "name", "type", "cost"}, source=source, item=item)
     where = {"source": source, "item": item}
     card_id = data["id"]
     if not isinstance(card_id, str) or not card_id.replace("_", "").isalnum() or card_id != card_id.lower():
-        raise DataError(f"ids are lower-case slugs like 'knife_juggler', got {card_id!r}", **where, field="id")
+        raise DataError(f"ids are lower-case slugs like 'knife_juggler', got {shown(card_id)}", **where, field="id")
     card_type = _enum(CardType, data["type"], where={**where, "field": "type"})
     if card_type is CardType.HERO:
         raise DataError("hero cards are built in, not defined in card files", **where, field="type")
     keywords = 0
     for name in _names(data.get("keywords", []), where={**where, "field": "keywords"}):
         if name not in KEYWORD_NAMES:
-            raise DataError(f"unknown keyword {name!r} (allowed: {', '.join(KEYWORD_NAMES)})", **where,
+            raise DataError(f"unknown keyword {shown(name)} (allowed: {', '.join(KEYWORD_NAMES)})", **where,
                             field="keywords")
         keywords |= int(KEYWORD_NAMES[name])
     target = _parse_target(data["target"], source=source, item=item) if "target" in data else None
     raw_abilities = data.get("abilities", [])
     if not isinstance(raw_abilities, list):
         raise DataError("expected a list of abilities", **where, field="abilities")
+    if len(raw_abilities) > MAX_ABILITIES:
+        raise DataError(f"{len(raw_abilities)} abilities, at most {MAX_ABILITIES} allowed", **where, field="abilities")
     abilities = tuple(_parse_ability(a, i, source=source, item=item, has_target=target is not None,
                                      card_type=card_type) for i, a in enumerate(raw_abilities))
     if target is not None and not any(a.selector is Selector.CHOSEN for a in abilities):
@@ -204,6 +213,36 @@ def _stats(data: dict, card_type: CardType, where: dict) -> tuple[int, int, int]
                  for k in ("attack", "health", "durability"))  # type: ignore[return-value]
 
 
+def self_loops(card: CardDef) -> list[str]:
+    """Describe each ability of ``card`` that sets itself off directly.
+
+    Two kinds: a minion that damages itself whenever it is damaged (it reacts to itself without end, unless it
+    dies first, which 'self' does not wait for), and a weapon whose battlecry equips another copy of itself
+    (each copy's battlecry fires as it is equipped). The engine stops such a card at its reaction bounds and
+    ends the game as a draw, ``Result.LOOP``.
+    """
+    found = []
+    for index, ability in enumerate(card.abilities):
+        if (card.card_type is CardType.MINION and ability.trigger is Trigger.SELF_DAMAGED
+                and ability.effect is EffectKind.DAMAGE and ability.amount > 0 and _can_select_itself(ability)):
+            found.append(f"abilities[{index}]: whenever it is damaged it damages itself "
+                         f"(select: {ability.selector.value})")
+        if (card.card_type is CardType.WEAPON and ability.trigger is Trigger.BATTLECRY
+                and ability.effect is EffectKind.EQUIP_WEAPON and ability.card == card.id):
+            found.append(f"abilities[{index}]: its battlecry equips a copy of itself, whose battlecry does again")
+    return found
+
+
+def _can_select_itself(ability: Ability) -> bool:
+    if ability.selector is Selector.SELF:
+        return True
+    mark = ability.mark
+    if ability.selector is not Selector.ALL or mark is None:
+        return False  # 'random' never picks the card itself
+    return (bool(mark.alliance & Alliance.ALLY) and bool(mark.zones & Zones.BATTLEFIELD)
+            and (not mark.card_types or CardType.MINION in mark.card_types) and CardType.MINION not in mark.exclude)
+
+
 def load_cards(paths: Iterable[str | Path] | None = None) -> CardSet:
     """Load and validate card files (all of ``configs/cards/*.yaml`` by default) into a :class:`CardSet`.
 
@@ -228,6 +267,9 @@ def load_cards(paths: Iterable[str | Path] | None = None) -> CardSet:
                                 item=f"card {card.id!r}", field="id")
             cards[card.id] = card
             origin[card.id] = source
+            for problem in self_loops(card):
+                warnings.warn(f"{source}, card {card.id!r}, {problem}: it can set itself off without end; the "
+                              f"engine ends such a game as a draw (Result.LOOP)", CardLoopWarning, stacklevel=2)
     _check_references(cards, origin)
     return CardSet(cards, tuple(str(p) for p in files))
 
@@ -263,5 +305,5 @@ def keyword_names(mask: int) -> list[str]:
     return [name for name, k in KEYWORD_NAMES.items() if mask & int(k)]
 
 
-__all__ = ["Ability", "CardDef", "CardSet", "HERO", "Keyword", "default_cards", "keyword_names", "load_cards",
-           "parse_card", "parse_mark"]
+__all__ = ["Ability", "CardDef", "CardLoopWarning", "CardSet", "HERO", "Keyword", "default_cards", "keyword_names",
+           "load_cards", "parse_card", "parse_mark", "self_loops"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from .errors import DataError
+from .errors import DataError, shown
 
 try:  # the C loader is several times faster when PyYAML was built with it
     _Loader: type = yaml.CSafeLoader
@@ -44,17 +44,61 @@ def default_path(kind: str, name: str) -> Path:
     return config_dir() / kind / f"{name}.yaml"
 
 
+#: Largest data file read (bytes): the packaged card files are under 20 KB.
+MAX_FILE_BYTES = 2_000_000
+#: Deepest nesting of lists and mappings in a data file (a card file needs 5).
+MAX_NESTING = 20
+
+
 def read_yaml(path: str | Path) -> Any:
-    """Parse one YAML file, turning read and syntax errors into a :class:`DataError` naming the file."""
+    """Parse one YAML file, turning read and syntax errors into a :class:`DataError` naming the file.
+
+    Data files from others are hostile: anchors and aliases (``&name``, ``*name``, which can make a small file
+    expand to gigabytes), files over ``MAX_FILE_BYTES`` and nesting deeper than ``MAX_NESTING`` are refused.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise DataError(f"cannot read file: {exc.strerror or exc}", source=str(path)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise DataError(f"file larger than {MAX_FILE_BYTES:,} bytes", source=str(path))
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text: {exc.reason} at byte {exc.start}", source=str(path)) from None
+    try:
+        _check_structure(text, str(path))
         return yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
-        raise DataError(f"not valid YAML: {exc}", source=str(path)) from None
+        raise DataError(f"not valid YAML: {shown_error(exc)}", source=str(path)) from None
+    except RecursionError:
+        raise DataError(f"nested more than {MAX_NESTING} levels deep", source=str(path)) from None
+
+
+def _check_structure(text: str, source: str) -> None:
+    """Refuse anchors, aliases and deep nesting from the parser's events, before anything is built."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            mark = event.start_mark
+            raise DataError(f"YAML anchors and aliases (&name, *name) are not allowed in data files (line "
+                            f"{mark.line + 1}, column {mark.column + 1})", source=source)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                mark = event.start_mark
+                raise DataError(f"nested more than {MAX_NESTING} levels deep (line {mark.line + 1}, column "
+                                f"{mark.column + 1})", source=source)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def shown_error(exc: Exception) -> str:
+    """A parser's error message on one line, cut short (it may quote a long line of the file)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 500 else text[:497] + "..."
 
 
 def check_keys(data: Any, allowed: set[str], required: set[str], *, source: str, item: str | None) -> dict:
@@ -76,8 +120,8 @@ def get_int(data: dict, key: str, default: int | None, *, source: str, item: str
     """Read an integer field within bounds."""
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(f"expected an integer, got {value!r}", source=source, item=item, field=key)
+        raise DataError(f"expected an integer, got {shown(value)}", source=source, item=item, field=key)
     if not minimum <= value <= maximum:
-        raise DataError(f"must be between {minimum} and {maximum}, got {value}", source=source, item=item,
+        raise DataError(f"must be between {minimum} and {maximum}, got {shown(value)}", source=source, item=item,
                         field=key)
     return value

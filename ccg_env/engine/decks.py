@@ -9,7 +9,7 @@ from typing import Any
 
 from .cards import CardSet
 from .datafiles import check_keys, config_dir, read_yaml
-from .errors import DataError
+from .errors import DataError, shown
 from .rules import Rules
 
 
@@ -26,7 +26,7 @@ def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name:
     """Validate ``{name, description, cards: {card_id: count}}`` into a :class:`Deck`."""
     check_keys(data, {"name", "description", "cards"}, {"cards"}, source=source, item=None)
     deck_name = data.get("name", name or Path(source).stem)
-    item = f"deck {deck_name!r}"
+    item = f"deck {shown(deck_name)}"
     counts = data["cards"]
     if not isinstance(counts, dict):
         raise DataError("expected a mapping of card id to count", source=source, item=item, field="cards")
@@ -35,11 +35,11 @@ def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name:
         field = f"cards.{card_id}"
         definition = card_set.get(card_id)
         if definition is None:
-            raise DataError(f"unknown card id {card_id!r}", source=source, item=item, field=field)
+            raise DataError(f"unknown card id {shown(card_id)}", source=source, item=item, field=field)
         if not definition.collectible:
-            raise DataError(f"{card_id!r} is not collectible (a token)", source=source, item=item, field=field)
+            raise DataError(f"{shown(card_id)} is not collectible (a token)", source=source, item=item, field=field)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise DataError(f"expected a positive count, got {count!r}", source=source, item=item, field=field)
+            raise DataError(f"expected a positive count, got {shown(count)}", source=source, item=item, field=field)
         if count > rules.max_copies:
             raise DataError(f"{count} copies, the rules allow at most {rules.max_copies}", source=source,
                             item=item, field=field)
@@ -75,8 +75,8 @@ def resolve_deck(spec: Deck | str | Path, card_set: CardSet, rules: Rules) -> De
     if isinstance(spec, str) and spec in packaged:
         return _packaged_deck(spec, card_set, rules)
     if not isinstance(spec, (str, Path)):
-        raise DataError(f"a deck must be a Deck, a packaged deck name or a .yaml path, got {spec!r}")
+        raise DataError(f"a deck must be a Deck, a packaged deck name or a .yaml path, got {shown(spec)}")
     path = Path(spec)
     if path.suffix in (".yaml", ".yml"):
         return load_deck(path, card_set, rules)
-    raise DataError(f"unknown deck {str(spec)!r} (packaged decks: {', '.join(packaged)}; or give a .yaml path)")
+    raise DataError(f"unknown deck {shown(str(spec))} (packaged decks: {', '.join(packaged)}; or give a .yaml path)")

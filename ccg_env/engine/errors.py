@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+import reprlib
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong, _SHORT.maxlevel = 60, 60, 40, 2
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 5
+_LONGEST = 200
+
+
+def shown(value: object) -> str:
+    """A value as an error message quotes it: its repr, cut short (a hostile file's values can be huge)."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is still named by its type
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= _LONGEST else text[:_LONGEST - 3] + "..."
+
 
 class EngineError(Exception):
     """Base class of the engine's errors."""

@@ -16,8 +16,8 @@ name                   what must hold
                        no minion at 0 or less health in a hand or deck
 ``mana``               ``0 <= mana <= rules.max_mana`` and ``0 <= max_mana <= rules.max_mana``; fatigue >= 0
 ``reaped``             no minion at 0 or less health on a battlefield, no spent weapon equipped
-``result``             over means a recorded result whose winner agrees with the heroes' health; not over
-                       means no winner, both heroes alive and the turn within the limit
+``result``             over means a recorded result whose winner agrees with the heroes' health (a loop has
+                       no winner); not over means no winner, both heroes alive and the turn within the limit
 ``log``                depths start at 0, grow by at most one per entry, cancelled actions have no reactions
 ``nothing-lost``       (monitor) every card id in a zone before a root action is in a zone after it
 =====================  ==============================================================================
@@ -184,6 +184,9 @@ def _check_finished(state: GameState) -> None:
     elif result is Result.DRAW:
         if winner is not None or _alive(p0) or _alive(p1):
             _fail("result", f"a draw with winner {winner!r} and {health}")
+    elif result is Result.LOOP:
+        if winner is not None:
+            _fail("result", f"a loop (a draw) with winner {winner!r}")
     elif winner is not None or state.turn <= state.rules.turn_limit:
         _fail("result", f"{result.value} at turn {state.turn} (limit {state.rules.turn_limit}), winner {winner!r}")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .datafiles import check_keys, default_path, get_int, read_yaml
-from .errors import DataError
+from .errors import DataError, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +39,11 @@ class Rules:
         for name, value in data.items():
             if name == "coin_for_second":
                 if not isinstance(value, bool):
-                    raise DataError(f"expected true or false, got {value!r}", source=source, field=name)
+                    raise DataError(f"expected true or false, got {shown(value)}", source=source, field=name)
                 values[name] = value
             else:
-                values[name] = get_int(data, name, None, source=source, item=None, minimum=_MINIMUMS.get(name, 0))
+                low, high = RANGES[name]
+                values[name] = get_int(data, name, None, source=source, item=None, minimum=low, maximum=high)
         rules = cls(**values)
         if rules.opening_hand_second > rules.max_hand or rules.opening_hand_first > rules.max_hand:
             raise DataError("opening hands cannot exceed max_hand", source=source, field="max_hand")
@@ -62,5 +63,11 @@ def _default_rules() -> Rules:
     return Rules.from_dict(read_yaml(path) or {}, source=str(path))
 
 
-_MINIMUMS = {"max_hand": 1, "max_battlefield": 1, "hero_health": 1, "max_mana": 1, "turn_limit": 1,
-             "deck_size": 1, "max_copies": 1}
+#: The allowed range of every numeric rule (documented in docs/cards.md). The upper ends keep a game's size,
+#: and the observation whose length grows with the hand, battlefield and secrets, bounded.
+RANGES: dict[str, tuple[int, int]] = {
+    "deck_size": (1, 100), "max_copies": (1, 100), "max_hand": (1, 20), "max_battlefield": (1, 14),
+    "max_secrets": (0, 10), "hero_health": (1, 1000), "max_mana": (1, 100), "mana_per_turn": (0, 100),
+    "cards_per_turn": (0, 10), "opening_hand_first": (0, 20), "opening_hand_second": (0, 20),
+    "fatigue_step": (0, 100), "turn_limit": (1, 1000),
+}

@@ -34,11 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import KEYWORD_NAMES, CardSet
 from .datafiles import check_keys
-from .errors import DataError
+from .errors import DataError, shown
 from .factory import new_card, new_player
 from .invariants import InvariantError, check_match, check_zone_kinds, check_zone_limits, check_zones
 from .rng import Rng
 from .rules import Rules
+from .serialize import MAX_GRAVEYARD, MAX_NUMBER
 from .state import Card, GameState
 from .vocabulary import CardType, Zones
 
@@ -68,21 +69,23 @@ def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rul
     return game_cls(state, cards)
 
 
-def _int(data: dict, key: str, default: int, item: str | None, *, low: int | None = None,
-         high: int | None = None) -> int:
+def _int(data: dict, key: str, default: int, item: str | None, *, low: int | None = -MAX_NUMBER,
+         high: int | None = MAX_NUMBER) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise DataError(f"expected an integer, got {value!r}", source="scenario", item=item, field=key)
+        raise DataError(f"expected an integer, got {shown(value)}", source="scenario", item=item, field=key)
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"{low if low is not None else '...'}..{high if high is not None else ''}"
         raise DataError(f"must be in {bounds}, got {value}", source="scenario", item=item, field=key)
     return value
 
 
-def _list(data: dict, key: str, item: str) -> list:
+def _list(data: dict, key: str, item: str, limit: int = MAX_GRAVEYARD) -> list:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise DataError(f"expected a list, got {value!r}", source="scenario", item=item, field=key)
+        raise DataError(f"expected a list, got {shown(value)}", source="scenario", item=item, field=key)
+    if len(value) > limit:
+        raise DataError(f"{len(value):,} cards, at most {limit:,} allowed", source="scenario", item=item, field=key)
     return value
 
 
@@ -110,22 +113,24 @@ def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None
 
     def make(card_id: Any, zone: Zones, field: str) -> Card:
         if not isinstance(card_id, str):
-            raise DataError(f"expected a card id, got {card_id!r}", source="scenario", item=item, field=field)
+            raise DataError(f"expected a card id, got {shown(card_id)}", source="scenario", item=item, field=field)
         try:
             definition = cards.get_card(card_id)
         except DataError as exc:
             raise DataError(exc.reason, source="scenario", item=item, field=field) from None
         return new_card(state, definition, index, zone)
 
-    for key, zone in (("deck", Zones.DECK), ("hand", Zones.HAND), ("graveyard", Zones.GRAVEYARD),
-                      ("secrets", Zones.SECRETS)):
-        player.zone(zone).extend(make(c, zone, f"{key}[{i}]") for i, c in enumerate(_list(raw, key, item)))
+    rules = state.rules
+    for key, zone, limit in (("deck", Zones.DECK, rules.deck_size), ("hand", Zones.HAND, rules.max_hand),
+                             ("graveyard", Zones.GRAVEYARD, MAX_GRAVEYARD),
+                             ("secrets", Zones.SECRETS, rules.max_secrets)):
+        player.zone(zone).extend(make(c, zone, f"{key}[{i}]") for i, c in enumerate(_list(raw, key, item, limit)))
     if raw.get("weapon"):
         weapon = make(raw["weapon"], Zones.WEAPON, "weapon")
         weapon.order_of_play = state.new_order()
         player.weapon.append(weapon)
         hero.attack = weapon.attack
-    for i, spec in enumerate(_list(raw, "battlefield", item)):
+    for i, spec in enumerate(_list(raw, "battlefield", item, state.rules.max_battlefield)):
         player.battlefield.append(_minion(state, spec, make, item, f"battlefield[{i}]"))
 
 
@@ -135,7 +140,7 @@ def _minion(state: GameState, spec: Any, make, item: str, field: str) -> Card:
     check_keys(spec, _MINION_KEYS, {"card"}, source="scenario", item=f"{item}, {field}")
     card = make(spec["card"], Zones.BATTLEFIELD, field)
     if card.definition.card_type is not CardType.MINION:
-        raise DataError(f"{spec['card']!r} is not a minion", source="scenario", item=item, field=field)
+        raise DataError(f"{shown(spec['card'])} is not a minion", source="scenario", item=item, field=field)
     where = f"{item}, {field}"
     card.attack = _int(spec, "attack", card.attack, where, low=0)
     card.health = _int(spec, "health", card.health, where, low=1)
@@ -143,12 +148,12 @@ def _minion(state: GameState, spec: Any, make, item: str, field: str) -> Card:
     card.attacks_made = _int(spec, "attacks_made", 0, where, low=0)
     sleeping = spec.get("sleeping", False)
     if not isinstance(sleeping, bool):
-        raise DataError(f"expected true or false, got {sleeping!r}", source="scenario", item=where,
+        raise DataError(f"expected true or false, got {shown(sleeping)}", source="scenario", item=where,
                         field="sleeping")
     card.sleeping = sleeping
     for name in _list(spec, "keywords", where):
         if name not in KEYWORD_NAMES:
-            raise DataError(f"unknown keyword {name!r}", source="scenario", item=item, field=f"{field}.keywords")
+            raise DataError(f"unknown keyword {shown(name)}", source="scenario", item=item, field=f"{field}.keywords")
         card.keywords |= int(KEYWORD_NAMES[name])
     card.order_of_play = _int(spec, "order_of_play", 0, where, low=0) or state.new_order()
     state.next_order = max(state.next_order, card.order_of_play + 1)

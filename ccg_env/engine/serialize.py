@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
 from .cards import CardSet
 from .definitions import HERO
-from .errors import DataError, StateError
+from .errors import DataError, StateError, shown
 from .invariants import STATE_CHECKS, InvariantError
 from .rng import Rng
 from .rules import Rules
@@ -26,6 +27,15 @@ _TOP_KEYS = {"format", "version", "rules", "rng", "current", "turn", "next_uid",
              "players"}
 _ALL_KEYWORDS = sum(int(k) for k in Keyword)
 _RNG_LIMIT = 1 << 64
+#: Largest state document read (characters); a saved state of the packaged game is under 20 KB.
+MAX_STATE_CHARS = 4_000_000
+#: Largest magnitude of any number in a state but the generator's (stats, counters, ids): a signed 32-bit int.
+MAX_NUMBER = 2**31 - 1
+#: Most cards a graveyard may hold in a saved state (every other zone is bounded by the rules).
+MAX_GRAVEYARD = 10_000
+#: Deepest nesting reported by position (a state document nests 5 levels; JSON parsing gives up far deeper).
+_REPORTED_NESTING = 100
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def _card_dict(card: Card) -> dict[str, Any]:
@@ -56,7 +66,9 @@ def _expect(doc: dict, key: str, kind: type | tuple, where: str) -> Any:
         raise StateError(f"{where}: missing field '{key}'")
     value = doc[key]
     if isinstance(value, bool) and kind is int or not isinstance(value, kind):
-        raise StateError(f"{where}: field '{key}' should be {getattr(kind, '__name__', kind)}, got {value!r}")
+        raise StateError(f"{where}: field '{key}' should be {getattr(kind, '__name__', kind)}, got {shown(value)}")
+    if kind is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise StateError(f"{where}: field '{key}' is {shown(value)}, out of range (-{MAX_NUMBER}..{MAX_NUMBER})")
     return value
 
 
@@ -68,11 +80,11 @@ def _no_unknown_keys(doc: dict, allowed: set[str] | tuple[str, ...], where: str)
 
 def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str) -> Card:
     if not isinstance(doc, dict):
-        raise StateError(f"{where}: expected a card object, got {doc!r}")
+        raise StateError(f"{where}: expected a card object, got {shown(doc)}")
     card_id = _expect(doc, "id", str, where)
     definition = HERO if card_id == "hero" and zone is Zones.HERO else cards.get(card_id)
     if definition is None:
-        raise StateError(f"{where}: unknown card id {card_id!r} (load with the card set the game used)")
+        raise StateError(f"{where}: unknown card id {shown(card_id)} (load with the card set the game used)")
     values = {}
     for key in _CARD_FIELDS:
         if key == "id":
@@ -84,7 +96,13 @@ def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str) -> Card:
     return Card(values.pop("uid"), definition, values.pop("owner"), zone, **values)
 
 
-def _load_player(doc: Any, index: int, cards: CardSet) -> Player:
+def _zone_limits(rules: Rules) -> dict[str, int]:
+    """Most cards each zone may hold under ``rules``: the rules' sizes (the deck never grows past its start)."""
+    return {"hero": 1, "weapon": 1, "deck": rules.deck_size, "hand": rules.max_hand,
+            "battlefield": rules.max_battlefield, "secrets": rules.max_secrets, "graveyard": MAX_GRAVEYARD}
+
+
+def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules) -> Player:
     where = f"players[{index}]"
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected an object")
@@ -92,8 +110,11 @@ def _load_player(doc: Any, index: int, cards: CardSet) -> Player:
     zones = _expect(doc, "zones", dict, where)
     _no_unknown_keys(zones, _ZONE_NAMES, f"{where}.zones")
     lists: dict[str, list[Card]] = {}
+    limits = _zone_limits(rules)
     for name, zone in _ZONE_NAMES.items():
         raw = _expect(zones, name, list, f"{where}.zones")
+        if len(raw) > limits[name]:
+            raise StateError(f"{where}.zones.{name}: {len(raw):,} cards, at most {limits[name]:,} allowed")
         lists[name] = [_load_card(c, zone, cards, f"{where}.zones.{name}[{i}]") for i, c in enumerate(raw)]
     if len(lists["hero"]) != 1:
         raise StateError(f"{where}.zones.hero: expected exactly one hero, got {len(lists['hero'])}")
@@ -105,15 +126,25 @@ def _load_player(doc: Any, index: int, cards: CardSet) -> Player:
 
 
 def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
-    """Rebuild a state; anything malformed raises :class:`StateError` and no partial state escapes."""
+    """Rebuild a state; anything malformed raises :class:`StateError` and no partial state escapes.
+
+    Hostile documents are bounded: at most ``MAX_STATE_CHARS`` characters, numbers within ``MAX_NUMBER``,
+    zones within the rules' sizes; a document nested too deeply to parse is refused naming where.
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise StateError(f"not a JSON document: expected str or bytes, got {type(text).__name__}")
+    if len(text) > MAX_STATE_CHARS:
+        raise StateError(f"document of {len(text):,} characters, at most {MAX_STATE_CHARS:,} allowed")
     try:
         doc = json.loads(text)
+    except RecursionError:
+        raise StateError(f"not a JSON document: {_too_deep(text)}") from None
     except (TypeError, ValueError) as exc:
-        raise StateError(f"not a JSON document: {exc}") from None
+        raise StateError(f"not a JSON document: {shown_message(exc)}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise StateError(f"not a ccg-env state (expected \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
-        raise StateError(f"unsupported state version {doc.get('version')!r} (this engine reads {VERSION})")
+        raise StateError(f"unsupported state version {shown(doc.get('version'))} (this engine reads {VERSION})")
     _no_unknown_keys(doc, _TOP_KEYS, "state")
     try:
         rules = Rules.from_dict(_expect(doc, "rules", dict, "state"), source="state.rules")
@@ -123,22 +154,46 @@ def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
     if len(players) != 2:
         raise StateError(f"state: expected 2 players, got {len(players)}")
     result = doc.get("result")
-    if result is not None and result not in {r.value for r in Result}:
-        raise StateError(f"state: unknown result {result!r}")
+    if result is not None and (not isinstance(result, str) or result not in {r.value for r in Result}):
+        raise StateError(f"state: unknown result {shown(result)}")
     winner = doc.get("winner")
     if winner is not None and (type(winner) is not int or winner not in (0, 1)):
-        raise StateError(f"state: winner must be 0, 1 or null, got {winner!r}")
-    if not 0 <= _expect(doc, "rng", int, "state") < _RNG_LIMIT:
-        raise StateError(f"state: field 'rng' must be a 64-bit unsigned integer, got {doc['rng']!r}")
+        raise StateError(f"state: winner must be 0, 1 or null, got {shown(winner)}")
+    rng = doc.get("rng")
+    if type(rng) is not int or not 0 <= rng < _RNG_LIMIT:
+        raise StateError(f"state: field 'rng' must be a 64-bit unsigned integer, got {shown(rng)}")
     state = GameState(
-        rules=rules, players=[_load_player(p, i, cards) for i, p in enumerate(players)],
-        rng=Rng(_expect(doc, "rng", int, "state")), current=_expect(doc, "current", int, "state"),
+        rules=rules, players=[_load_player(p, i, cards, rules) for i, p in enumerate(players)],
+        rng=Rng(rng), current=_expect(doc, "current", int, "state"),
         turn=_expect(doc, "turn", int, "state"), next_uid=_expect(doc, "next_uid", int, "state"),
         next_order=_expect(doc, "next_order", int, "state"), result=Result(result) if result else None,
         winner=winner, log=[],
     )
     _check_consistency(state)
     return state
+
+
+def _too_deep(text: str | bytes | bytearray) -> str:
+    """Say where a document too deeply nested for the JSON parser first nests past ``_REPORTED_NESTING``."""
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", errors="replace")
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > _REPORTED_NESTING:
+                line = text.count("\n", 0, token.start()) + 1
+                return f"nested more than {_REPORTED_NESTING} levels deep at character {token.start()} (line {line})"
+        elif bracket in "]}":
+            depth -= 1
+    return "nested too deeply to parse"
+
+
+def shown_message(exc: Exception) -> str:
+    """An exception's message, cut short."""
+    text = str(exc)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _check_consistency(state: GameState) -> None:

@@ -112,6 +112,11 @@ class Result(str, Enum):
     WIN = "win"
     DRAW = "draw"
     TURN_LIMIT = "turn_limit"
+    LOOP = "loop"  # a card set off reactions without end: stopped at a bound, a draw (see action_system)
+
+
+#: Results that cut a game short rather than decide it: envs report them as truncations, not terminations.
+TRUNCATING_RESULTS: Final = (Result.TURN_LIMIT, Result.LOOP)
 
 
 @dataclass(slots=True, eq=False)

@@ -79,10 +79,10 @@ step after that raises ``RuntimeError`` (call ``reset()``).
 ## Rewards
 
 +1 to the winner and -1 to the loser when a hero dies; 0 to both for a draw (both heroes dead at once) or a
-truncation at the turn limit (``truncations`` rather than ``terminations`` are set then; which results truncate
-is decided once for every front-end, ``ccg_env.env.core.TRUNCATING_RESULTS``). ``infos[agent]`` is
-``{"result": None | "win" | "draw" | "turn_limit" | "illegal_action", "turn": int, "winner": None | "player_0" |
-"player_1"}``.
+truncation at the turn limit or when the engine stops a looping card (``truncations`` rather than
+``terminations`` are set then; which results truncate is decided once for every front-end,
+``ccg_env.engine.state.TRUNCATING_RESULTS``). ``infos[agent]`` is ``{"result": None | "win" | "draw" |
+"turn_limit" | "loop" | "illegal_action", "turn": int, "winner": None | "player_0" | "player_1"}``.
 
 With ``reward_shaping=True`` every step also pays each agent the change of its potential
 ``SHAPING_SCALE * (own hero health + armor - (enemy hero health + armor)) / hero_health`` (health counted

@@ -32,6 +32,7 @@ from typing import Any, Final, Sequence
 import numpy as np
 
 from ..engine import CardSet, Choice, Deck, Game, IllegalActionError, Result, Rules
+from ..engine.state import TRUNCATING_RESULTS  # the turn limit and a stopped loop: one list, the engine's
 from ..engine.game_setup import (RANDOM_DECKS, packaged_deck_pool, pick_decks, resolve_cards, resolve_deck_pair,
                                  resolve_rules)
 from .codec import ActionCodec, ActionLayout
@@ -44,9 +45,6 @@ ILLEGAL_ACTION_MODES: Final = ("forfeit", "raise", "ignore")
 _MODE_ALIASES: Final = {"lose": "forfeit"}
 #: Reward of the seat that forfeits by an illegal action (the other seat gets 0).
 FORFEIT_REWARD: Final = -1.0
-#: Game results that end a game as a truncation (not a termination): add a result here and every front-end
-#: reports it as truncated.
-TRUNCATING_RESULTS: Final = frozenset({Result.TURN_LIMIT})
 #: The outcome name of a game lost by an illegal action.
 FORFEIT: Final = "illegal_action"
 

@@ -19,11 +19,11 @@ Importing this module registers the id; ``ccg_env/__init__.py`` registers it as 
 ## Episode, rewards and info
 
 The episode is one game. The reward is 0 on every step except the last: +1 if the learner wins, -1 if it
-loses, 0 for a draw (``terminated``) and 0 when the turn limit ends the game (``truncated``). The mask is
-all zeros once the episode is over. ``info`` always holds ``action_mask`` (a copy of the int8 mask) and
-``seat``; the final step adds ``outcome``: ``"win"``, ``"loss"``, ``"draw"``, ``"turn_limit"`` or
-``"illegal_action"``, and ``turn``. Which results are truncations is decided in one place for every
-front-end (``ccg_env.env.core.TRUNCATING_RESULTS``).
+loses, 0 for a draw (``terminated``) and 0 when the turn limit ends the game or the engine stops a looping
+card (``truncated``). The mask is all zeros once the episode is over. ``info`` always holds ``action_mask`` (a
+copy of the int8 mask) and ``seat``; the final step adds ``outcome``: ``"win"``, ``"loss"``, ``"draw"``,
+``"turn_limit"``, ``"loop"`` or ``"illegal_action"``, and ``turn``. Which results are truncations is decided in
+one place for every front-end (``ccg_env.engine.state.TRUNCATING_RESULTS``).
 
 ## Illegal actions
 

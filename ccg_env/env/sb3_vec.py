@@ -1,11 +1,11 @@
 """The batched duel env as a stable-baselines3 ``VecEnv`` for sb3-contrib ``MaskablePPO`` (needs the train extra).
 
 SB3 conventions: a finished game is reset in the same step; its final observation is in
-``infos[i]["terminal_observation"]``, ``infos[i]["TimeLimit.truncated"]`` is True when the turn limit ended
-it, ``infos[i]["episode"] = {"r": return, "l": length, "t": seconds}`` feeds SB3's episode statistics
-(no ``VecMonitor`` needed) and ``infos[i]["outcome"]`` says ``"win"``, ``"loss"``, ``"draw"``, ``"turn_limit"``
-or ``"illegal_action"``. Seeds come from ``env.seed(s)`` (slot ``i`` gets ``s + i``) and apply at the next
-``reset()``, as in SB3's own vec envs.
+``infos[i]["terminal_observation"]``, ``infos[i]["TimeLimit.truncated"]`` is True when the turn limit (or a
+looping card stopped by the engine) ended it, ``infos[i]["episode"] = {"r": return, "l": length, "t": seconds}``
+feeds SB3's episode statistics (no ``VecMonitor`` needed) and ``infos[i]["outcome"]`` says ``"win"``, ``"loss"``,
+``"draw"``, ``"turn_limit"``, ``"loop"`` or ``"illegal_action"``. Seeds come from ``env.seed(s)`` (slot ``i``
+gets ``s + i``) and apply at the next ``reset()``, as in SB3's own vec envs.
 
 ``action_masks()`` returns the preallocated ``(N, actions)`` int8 mask array itself; MaskablePPO's
 ``get_action_masks`` calls ``env_method("action_masks")``, which returns that same array (``np.stack`` then

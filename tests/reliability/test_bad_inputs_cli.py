@@ -35,6 +35,18 @@ def test_replay_of_a_foreign_document(tmp_path, capsys):
     assert "is not a ccg-env replay" in _exit_message(["replay", path], capsys)
 
 
+def test_replay_of_a_deeply_nested_document_is_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert "nested too deeply to be a replay" in _exit_message(["replay", str(path)], capsys)
+
+
+def test_replay_errors_quote_huge_values_cut_short(tmp_path, capsys):
+    path = _replay_file(tmp_path, {"format": FORMAT, "seed": "9" * 100_000, "seats": ["a", "b"], "choices": []})
+    message = _exit_message(["replay", path], capsys)
+    assert "\"seed\" must be an integer game seed, got '999" in message and len(message) < 500
+
+
 @pytest.mark.parametrize("choice, message", [(["attack", 9999, 1], "illegal"), (["dance", None, None], "dance")])
 def test_replay_with_a_bad_choice_names_it(tmp_path, capsys, choice, message):
     path = _replay_file(tmp_path, {"format": FORMAT, "seed": 0, "seats": ["a", "b"], "choices": [choice]})

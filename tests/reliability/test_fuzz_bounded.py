@@ -28,3 +28,41 @@ def test_every_game_plan_uses_packaged_decks_and_both_policies():
     assert {p.rules for p in plans} == set(fuzz.RULE_VARIANTS)
     assert {d for p in plans for d in p.decks} == set(default_deck_paths())
     assert fuzz.plan_game(17) == fuzz.plan_game(17)
+
+
+def test_bounded_random_card_fuzz_is_clean(tmp_path):
+    """Randomly generated card sets in random play: no crash, no hang, every invariant, loops ended as loops."""
+    config = fuzz.FuzzConfig(exhaustive_rate=0.03, round_trip_rate=0.1, restore_rate=0.03, out_dir=str(tmp_path),
+                             cards="random")
+    totals = fuzz.run(actions=4_000, seed=70_000, workers=1, config=config, progress=False)
+    assert totals.failures == [], fuzz.report(totals, 1.0)
+    assert list(tmp_path.iterdir()) == []
+    assert totals.actions >= 4_000 and "failed" not in totals.results
+    assert totals.results["loop"] >= 3 and totals.checks["loops"] == totals.results["loop"]
+    assert totals.results["win"] > 20
+    assert 0 < totals.most_actions <= fuzz.MAX_ACTIONS_PER_ROOT + 1
+    assert totals.checks["exhaustive"] > 50 and totals.checks["round_trips"] > 200
+
+
+def test_random_cards_cover_the_whole_vocabulary():
+    from ccg_env.engine.targeting import PREDICATES
+    from ccg_env.engine.vocabulary import KEYWORD_NAMES, EffectKind, Selector, Trigger
+
+    cards = [card for seed in range(60) for card in fuzz.random_card_file(seed)]
+    abilities = [ability for card in cards for ability in card["abilities"]]
+    assert {card["type"] for card in cards} == {"minion", "spell", "weapon", "secret"}
+    assert {a["trigger"] for a in abilities} == {t.value for t in Trigger}
+    assert {a["effect"] for a in abilities} == {e.value for e in EffectKind}
+    assert {a.get("select") for a in abilities} - {None} == {s.value for s in Selector}
+    assert {k for card in cards for k in card.get("keywords", [])} == set(KEYWORD_NAMES)
+    marks = [a["mark"] for a in abilities if "mark" in a]
+    assert {f for mark in marks for f in mark.get("filters", [])} == set(PREDICATES)
+    assert any(card["id"] == "fuzz_phoenix" for card in cards)  # the loopers are in some sets
+
+
+def test_random_card_sets_load_and_repeat_by_seed():
+    first, again = fuzz.random_card_set(5), fuzz.random_card_set(5)
+    assert sorted(first) == sorted(again) and "fuzz_0" in first and "wisp" in first
+    decks = fuzz.random_decks(5, first)
+    assert [len(deck.cards) for deck in decks] == [30, 30]
+    assert fuzz.plan_game(8, "random").new_game().to_json() == fuzz.plan_game(8, "random").new_game().to_json()

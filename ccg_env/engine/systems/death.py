@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..actions import GameAction, Reap
 from ..events import Event, EventBus, Phase
 from ..vocabulary import GRAVEYARD_ZONE
+from .weapons import retire_weapon
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -43,3 +44,18 @@ def _reap(game: Game, action: Reap) -> None:
             player.battlefield.remove(card)
             card.zone = GRAVEYARD_ZONE
             player.graveyard.append(card)
+
+
+def bury_the_dead(game: Game) -> None:
+    """Move dying minions and spent weapons to their graveyards at once, without triggers: the game is over.
+
+    Once a result is recorded every action is cancelled, the reaper's too, so a game that ends with minions still
+    dying (a turn-end effect on the last turn, a loop stopped mid-way) buries them here.
+    """
+    for player in game.state.players:
+        for card in [c for c in player.battlefield if c.health <= 0]:
+            player.battlefield.remove(card)
+            card.zone = GRAVEYARD_ZONE
+            player.graveyard.append(card)
+        for weapon in [w for w in player.weapon if w.durability <= 0]:
+            retire_weapon(game, weapon)

@@ -58,4 +58,6 @@ def _destroy(game: Game, action: Destroy) -> None:
 
 
 def _gain_armor(game: Game, action: GainArmor) -> None:
-    action.hero.armor += action.amount
+    hero = action.hero
+    if hero.zone in CHARACTER_ZONES:  # a card's mark may select a card in a deck or graveyard: those never change
+        hero.armor += action.amount

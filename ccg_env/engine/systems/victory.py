@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import GameAction, GameOver
+from ..actions import GameAction, GameOver, StopLoop
 from ..events import Event, EventBus, Phase
 from ..state import Result
+from ..vocabulary import GRAVEYARD_ZONE
+from .death import bury_the_dead
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
 def install(bus: EventBus) -> None:
     bus.on_event(Event.DEATH_REAPER, _check_heroes)
     bus.on(Phase.PERFORM, GameOver, _record)
+    bus.on(Phase.PERFORM, StopLoop, _stop_loop)
 
 
 def _check_heroes(game: Game, root: GameAction) -> None:
@@ -32,5 +35,16 @@ def _check_heroes(game: Game, root: GameAction) -> None:
 
 
 def _record(game: Game, action: GameOver) -> None:
+    bury_the_dead(game)
     game.state.result = action.result
     game.state.winner = action.winner
+
+
+def _stop_loop(game: Game, action: StopLoop) -> None:
+    card = action.unplayed
+    if card is not None:  # played, but broken off before it reached the battlefield, weapon slot or graveyard
+        card.zone = GRAVEYARD_ZONE
+        game.state.players[card.owner].graveyard.append(card)
+    bury_the_dead(game)
+    game.state.result = Result.LOOP
+    game.state.winner = None
