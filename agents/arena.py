@@ -233,9 +233,9 @@ def resolve_pool(decks: Sequence[Any] | None, rules: Rules | None = None, cards:
         ValueError: an empty pool, a deck given twice, or a deck that is unknown or invalid (``DataError``,
             naming the deck and listing the packaged ones).
     """
-    specs = list(default_deck_paths()) if decks is None else list(decks)
-    if isinstance(decks, (str, Path, Deck)) or not specs:
+    if isinstance(decks, (str, Path, Deck)) or (decks is not None and not list(decks)):
         raise ValueError(f"the deck pool must be a non-empty list of decks, got {decks!r}")
+    specs = list(default_deck_paths()) if decks is None else list(decks)
     rules = rules or Rules.load()
     cards = cards if cards is not None else default_cards()
     pool: list[Deck] = []

@@ -87,8 +87,9 @@ def test_bad_pools_are_refused_with_the_reason():
         resolve_pool(["aggro", "aggro"])
     with pytest.raises(ValueError, match="non-empty list"):
         resolve_pool([])
-    with pytest.raises(ValueError, match="non-empty list"):
-        resolve_pool("aggro")
+    for single in ("aggro", default_deck_paths()["aggro"]):
+        with pytest.raises(ValueError, match="non-empty list"):
+            resolve_pool(single)
 
 
 def test_a_pool_takes_deck_objects_and_files_by_name(tmp_path):
