@@ -1,32 +1,51 @@
-"""Round-robin tournaments between agents: seeded games in worker processes, win rates, intervals, ratings.
+"""Round-robin tournaments between agents over a pool of decks, both seats: win rates, intervals, splits, ratings.
 
 Example::
 
     from agents.arena import run_tournament
-    result = run_tournament(["random", "heuristic", "search:iterations=16"], games_per_pair=100, seed=0)
+    result = run_tournament(["random", "heuristic", "search:iterations=16"], games_per_pair=98, seed=0)
     print(result.table())
-    result.save("arena_out")          # results.json, pairs.csv, ratings.csv, games.csv, winrate_matrix.png
+    result.save("arena_out")          # results.json, pairs.csv, seats.csv, decks.csv, matchups.csv, ... (see report)
 
 Agents are given as registered names (``"heuristic"``), names with keyword arguments
 (``"search:iterations=16,horizon=1"``; values are read as int, float, true/false or text), or agent objects
-(picklable when ``workers > 1``). Every pair plays ``games_per_pair`` games; game ``k`` of a pair uses game
-seed ``seed + k // 2`` and puts the pair's first agent in seat ``k % 2``, so each deal is played from both
-seats and every pair sees the same deals. Results do not depend on the number of workers.
+(picklable when ``workers > 1``).
+
+The protocol: decks are dealt independently of seats and agents. A *deal* is ``(game seed, deck for seat 0,
+deck for seat 1)``; deal ``j`` has seed ``seed + j`` and the ``j``-th ordered deck pair of the pool (all
+packaged decks by default, mirror matches included), and every pair of agents plays every deal twice, once
+with each agent in seat 0 (who moves first). Game ``k`` of a pair is deal ``k // 2`` with the pair's first
+agent in seat ``k % 2``, so every pair sees the same deals. A *cycle* is every ordered deck pair from both
+seats, ``2 * n_decks ** 2`` games (98 with the 7 packaged decks): after whole cycles each agent has played
+every deck against every deck from each seat equally often. Deck pairs run in *rounds* (round ``r`` deals deck
+``i`` to seat 0 against deck ``(i + r) % n`` to seat 1, for every ``i``), so any multiple of ``2 * n_decks``
+games is still balanced in deck x seat x agent (each agent plays each deck from each seat equally often),
+only not over every deck matchup; a count that is not even such a multiple gives the last, partial round
+to its first decks, and :func:`balance_note` says so (the table and the CLI print it). Results do not depend on
+the number of workers.
+
+The report (see :mod:`agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
+and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple, Sequence
 
 from tqdm import tqdm
 
 from ccg_env.agent_api import Agent, make_agent
+from ccg_env.engine import Deck, Rules, default_cards
+from ccg_env.engine.decks import default_deck_paths, resolve_deck
 
-from .match import GameRecord, MatchRunner
+from .match import GameRecord, MatchRunner, deck_label
 from .report import format_table, pair_rows, rating_rows, save_result
+from .splits import deck_rows, matchup_rows, seat_rows
 from .stats import bradley_terry
 
 @dataclass
@@ -37,10 +56,30 @@ class TournamentResult:
     games: list[GameRecord]
     seats: list[tuple[int, int]]  # per game: (agent index in seat 0, agent index in seat 1)
     config: dict[str, Any] = field(default_factory=dict)
+    decks: list[str] = field(default_factory=list)  # the deck pool, in schedule order (records name their decks)
+
+    def __post_init__(self) -> None:
+        for record in self.games:  # results built by hand may leave out the pool: take it from the records
+            for name in (record.deck0, record.deck1):
+                if name not in self.decks:
+                    self.decks.append(name)
 
     def pairs(self) -> list[dict[str, Any]]:
-        """One row per pair: wins, draws, win rate of the first agent with its 95% Wilson interval, lengths."""
+        """One row per pair: wins, draws, win rate of the first agent with its 95% Wilson interval, lengths,
+        and that win rate split by seat (``*_a_first``: A in seat 0; ``*_a_second``: A in seat 1)."""
         return pair_rows(self)
+
+    def seat_splits(self) -> list[dict[str, Any]]:
+        """Two rows per pair: the first agent's results from seat 0 (moving first) and from seat 1."""
+        return seat_rows(self)
+
+    def deck_splits(self) -> list[dict[str, Any]]:
+        """One row per pair and deck of the pool: the first agent's results when it played that deck."""
+        return deck_rows(self)
+
+    def matchups(self) -> list[dict[str, Any]]:
+        """One row per pair and ordered (A's deck, B's deck): the first agent's results in that matchup."""
+        return matchup_rows(self)
 
     def win_matrix(self) -> list[list[float]]:
         """``m[i][j]`` = games agent ``i`` won against ``j``, draws counted as half a win for each."""
@@ -63,11 +102,11 @@ class TournamentResult:
         return rating_rows(self)
 
     def table(self) -> str:
-        """The pair table and the rating table as aligned text."""
+        """The pair table, its seat and deck splits, the protocol and the rating table as aligned text."""
         return format_table(self)
 
     def save(self, out_dir: str) -> dict[str, str]:
-        """Write results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png; return their paths."""
+        """Write the files listed in :mod:`agents.report` (results.json, CSVs, plots); return their paths."""
         return save_result(self, out_dir)
 
 
@@ -129,37 +168,107 @@ def _unique_names(agents: list[Agent]) -> list[str]:
     return names
 
 
+# --- the deck pool and the schedule -------------------------------------------------------------------
+
+
+class Task(NamedTuple):
+    """One game of the schedule: agents and deck (indices into the pool) per seat, and the game seed."""
+
+    game: int  # index in the schedule (and in the result's games)
+    seat0: int
+    seat1: int
+    seed: int
+    deck0: int = 0
+    deck1: int = 0
+
+
+def deck_pairs(n_decks: int) -> list[tuple[int, int]]:
+    """Every ordered pair of deck indices (seat 0, seat 1), round by round: round ``r`` is ``(i, (i + r) % n)``."""
+    return [(i, (i + r) % n_decks) for r in range(n_decks) for i in range(n_decks)]
+
+
+def schedule(n_agents: int, games_per_pair: int, seed: int, n_decks: int = 1) -> list[Task]:
+    """Every game, pair by pair: game ``k`` of a pair is deal ``k // 2`` with the pair's first agent in seat ``k % 2``.
+
+    Deal ``j`` has game seed ``seed + j`` and the ``j``-th ordered deck pair (cycling through
+    :func:`deck_pairs`), the same for every pair of agents.
+    """
+    pairs = deck_pairs(n_decks)
+    tasks: list[Task] = []
+    for a, b in combinations(range(n_agents), 2):
+        for k in range(games_per_pair):
+            deal = k // 2
+            deck0, deck1 = pairs[deal % len(pairs)]
+            seats = (a, b) if k % 2 == 0 else (b, a)
+            tasks.append(Task(len(tasks), *seats, seed + deal, deck0, deck1))
+    return tasks
+
+
+def cycle_games(n_decks: int) -> int:
+    """Games per pair of agents that play every ordered deck pair from both seats once."""
+    return 2 * n_decks * n_decks
+
+
+def balance_note(games_per_pair: int, n_decks: int) -> str:
+    """One sentence saying how balanced ``games_per_pair`` games over ``n_decks`` decks are, and what would be."""
+    cycle, whole = cycle_games(n_decks), games_per_pair // cycle_games(n_decks)
+    extra = games_per_pair % cycle
+    if extra == 0:
+        return (f"{games_per_pair} games per pair = {whole} whole cycle{'s' * (whole != 1)} of {cycle} (every ordered "
+                f"pair of {n_decks} decks from both seats): balanced in deck, seat and agent")
+    if games_per_pair % (2 * n_decks) == 0:
+        return (f"{games_per_pair} games per pair = {whole} whole cycle{'s' * (whole != 1)} of {cycle} + {extra} "
+                f"games: each agent plays each deck from each seat equally often, but not every deck matchup "
+                f"equally often; use a multiple of {cycle} for a full balance")
+    return (f"{games_per_pair} games per pair = {whole} whole cycle{'s' * (whole != 1)} of {cycle} + {extra} games: "
+            f"the last, partial round deals only its first decks, so deck and seat splits are uneven; use a "
+            f"multiple of {2 * n_decks} (deck x seat balance) or of {cycle} (every matchup)")
+
+
+def resolve_pool(decks: Sequence[Any] | None, rules: Rules | None = None, cards: Any = None) -> list[Deck]:
+    """The deck pool as validated ``Deck`` objects named by :func:`agents.match.deck_label` (default: every
+    packaged deck).
+
+    Raises:
+        ValueError: an empty pool, a deck given twice, or a deck that is unknown or invalid (``DataError``,
+            naming the deck and listing the packaged ones).
+    """
+    if isinstance(decks, (str, Path, Deck)) or (decks is not None and not list(decks)):
+        raise ValueError(f"the deck pool must be a non-empty list of decks, got {decks!r}")
+    specs = list(default_deck_paths()) if decks is None else list(decks)
+    rules = rules or Rules.load()
+    cards = cards if cards is not None else default_cards()
+    pool: list[Deck] = []
+    for spec in specs:
+        label = deck_label(spec)
+        if any(deck.name == label for deck in pool):
+            raise ValueError(f"deck {label!r} is in the pool twice")
+        pool.append(dataclasses.replace(resolve_deck(spec, cards, rules), name=label))
+    return pool
+
+
 # --- running games (in this process or in workers) ----------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any]) -> None:
+def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
+                 pool: Sequence[Deck] = ()) -> None:
     agents = [build_agent(spec) for spec in specs]
     for agent, name in zip(agents, names):
         agent.name = name
     _WORKER["agents"] = agents
     _WORKER["runner"] = MatchRunner(**runner_kwargs)
+    _WORKER["pool"] = list(pool)
 
 
-def _play_task(task: tuple[int, int, int, int]) -> tuple[int, GameRecord]:
-    index, seat0, seat1, seed = task
-    agents = _WORKER["agents"]
-    return index, _WORKER["runner"].play((agents[seat0], agents[seat1]), seed)
+def _play_task(task: Task) -> tuple[int, GameRecord]:
+    agents, pool = _WORKER["agents"], _WORKER["pool"]
+    decks = (pool[task.deck0], pool[task.deck1]) if pool else None
+    return task.game, _WORKER["runner"].play((agents[task.seat0], agents[task.seat1]), task.seed, decks=decks)
 
 
-def schedule(n_agents: int, games_per_pair: int, seed: int) -> list[tuple[int, int, int, int]]:
-    """Every game as ``(index, agent in seat 0, agent in seat 1, game seed)``, pair by pair."""
-    tasks = []
-    for a, b in combinations(range(n_agents), 2):
-        for k in range(games_per_pair):
-            seats = (a, b) if k % 2 == 0 else (b, a)
-            tasks.append((len(tasks), *seats, seed + k // 2))
-    return tasks
-
-
-def _run(tasks: list[tuple[int, int, int, int]], workers: int, init_args: tuple, progress: bool
-         ) -> Iterator[tuple[int, GameRecord]]:
+def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool) -> Iterator[tuple[int, GameRecord]]:
     if workers <= 1:
         _init_worker(*init_args)
         for task in tqdm(tasks, desc="arena", unit="game", disable=not progress):
@@ -172,33 +281,41 @@ def _run(tasks: list[tuple[int, int, int, int]], workers: int, init_args: tuple,
         yield from tqdm(results, total=len(tasks), desc="arena", unit="game", disable=not progress)
 
 
-def run_tournament(agents: Sequence[Any], games_per_pair: int = 100, seed: int = 0, workers: int = 2,
+def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 0, workers: int = 2,
                    out_dir: str | None = None, *, progress: bool = True, rules: Any = None, cards: Any = None,
                    decks: Sequence[Any] | None = None) -> TournamentResult:
-    """Play a seeded round-robin and return its results (also saved to ``out_dir`` when given).
+    """Play a seeded round-robin over a deck pool and return its results (also saved to ``out_dir`` when given).
 
     Args:
         agents: two or more agent names, ``"name:key=value,..."`` specs or agent objects.
-        games_per_pair: games each pair plays (seats alternate, so even numbers are fairest).
-        seed: first game seed; game ``k`` of every pair uses ``seed + k // 2``.
+        games_per_pair: games each pair plays; a multiple of ``2 * len(pool) ** 2`` (98 with the 7 packaged
+            decks) plays every ordered deck pair from both seats equally often (see :func:`balance_note`).
+        seed: first game seed; deal ``j`` (games ``2j`` and ``2j + 1`` of every pair) uses ``seed + j``.
         workers: worker processes; 1 plays every game in this process.
         out_dir: when given, write the result files there (see :meth:`TournamentResult.save`).
         progress: show a tqdm progress bar.
-        rules, cards, decks: passed to ``Game.new`` (defaults: packaged rules, cards and decks).
+        rules, cards: passed to ``Game.new`` (defaults: packaged rules and cards).
+        decks: the deck pool (packaged deck names, ``Deck`` objects or .yaml paths); default: every packaged
+            deck. Each game deals two decks of the pool (possibly the same one) to the seats, as scheduled.
 
     Raises:
+        ValueError: fewer than two agents, an unknown agent or deck, an empty pool or a deck given twice.
         IllegalActionError: an agent chose an action its mask forbids (the game is named in the message).
     """
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {len(agents)}")
     if games_per_pair < 1:
         raise ValueError(f"games_per_pair must be at least 1, got {games_per_pair}")
+    pool = resolve_pool(decks, rules, cards)
     names = _unique_names([build_agent(spec) for spec in agents])
-    full = schedule(len(names), games_per_pair, seed)
-    init_args = (list(agents), names, {"rules": rules, "cards": cards, "decks": decks})
+    full = schedule(len(names), games_per_pair, seed, len(pool))
+    init_args = (list(agents), names, {"rules": rules, "cards": cards}, pool)
     records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
-    result = TournamentResult(names, [records[t[0]] for t in full], [(t[1], t[2]) for t in full],
-                              {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers})
+    labels = [deck.name for deck in pool]
+    config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "decks": labels,
+              "cycle_games": cycle_games(len(pool)), "balance": balance_note(games_per_pair, len(pool))}
+    result = TournamentResult(names, [records[t.game] for t in full], [(t.seat0, t.seat1) for t in full], config,
+                              list(labels))
     if out_dir is not None:
         result.save(out_dir)
     return result

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from ccg_env.engine import Game, IllegalActionError, Rules
+from ccg_env.engine import Deck, Game, IllegalActionError, Rules
+from ccg_env.engine.decks import default_deck_paths
 from ccg_env.env.core import EnvCore
 from ccg_env.engine.view import GameView
 
@@ -21,7 +23,11 @@ MAX_DECISIONS = 20_000
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The outcome of one game: seats, seed, winner seat (None for a draw or the turn limit) and length."""
+    """The outcome of one game: seats, seed, winner seat (None for a draw or the turn limit), length and decks.
+
+    ``deck0`` and ``deck1`` name the decks dealt to seat 0 and seat 1: a packaged deck's name (``"aggro"``), a
+    deck file's stem, or a ``Deck`` object's ``name``.
+    """
 
     seat0: str
     seat1: str
@@ -30,6 +36,8 @@ class GameRecord:
     result: str
     turns: int
     decisions: int
+    deck0: str = ""
+    deck1: str = ""
 
     @property
     def winner_name(self) -> str | None:
@@ -65,7 +73,8 @@ class MatchRunner:
              decks: Sequence[Any] | None = None) -> GameRecord:
         """Play one game, ``agents[i]`` in seat ``i``; each agent is reset with a seed derived from ``seed``.
 
-        ``decks`` deals this game a deck pair (ignored when ``game`` is given).
+        ``decks`` (one per seat: packaged names, ``Deck`` objects or paths) replaces the runner's decks for this
+        game; the record names the decks played (those of ``game`` when it is given: pass its decks too).
 
         Raises:
             IllegalActionError: an agent picked an action outside its mask (named in the message).
@@ -80,7 +89,9 @@ class MatchRunner:
             self.step(game, agents[game.current_player], seed)
             decisions += 1
         result = game.result.value if game.result is not None else "unfinished"
-        return GameRecord(_name(agents[0]), _name(agents[1]), seed, game.winner, result, game.turn, decisions)
+        deck0, deck1 = (deck_label(spec) for spec in (self.core.decks_for(seed) if decks is None else decks))
+        return GameRecord(_name(agents[0]), _name(agents[1]), seed, game.winner, result, game.turn, decisions,
+                          deck0, deck1)
 
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
@@ -97,6 +108,15 @@ class MatchRunner:
                 f"{sorted(legal)}")
         game.apply(choice)
         return choice
+
+
+def deck_label(spec: Deck | str | Path) -> str:
+    """The name a game record gives a deck: a packaged name as given, a file's stem, a ``Deck``'s name."""
+    if isinstance(spec, Deck):
+        return spec.name
+    if isinstance(spec, str) and spec in default_deck_paths():
+        return spec
+    return Path(spec).stem
 
 
 def _name(agent: Any) -> str:

@@ -1,24 +1,40 @@
-"""Tournament reports: per-pair and per-agent tables, text output, JSON / CSV files and the win-rate plot.
+"""Tournament reports: per-pair, per-seat, per-deck and per-agent tables, text output, JSON / CSV files and plots.
 
-Files written by :func:`save_result` (``TournamentResult.save``):
+Every win rate is agent A's (the pair's first agent, in the order the agents were given) with its 95% Wilson
+score interval. Files written by :func:`save_result` (``TournamentResult.save``):
 
 ``pairs.csv``, one row per pair of agents:
     ``agent_a``, ``agent_b``: the pair. ``games``: games played. ``wins_a``, ``wins_b``, ``draws``:
     outcomes (a draw is a simultaneous death or the turn limit). ``win_rate_a``: ``wins_a / games``.
     ``ci_low``, ``ci_high``: its 95% Wilson score interval. ``score_a``: ``(wins_a + draws / 2) / games``.
     ``avg_turns``: mean game length in turns (both players' turns counted). ``avg_decisions``: mean number
-    of actions chosen per game (both players).
+    of actions chosen per game (both players). The seat split: ``games_a_first``, ``win_rate_a_first``,
+    ``ci_low_a_first``, ``ci_high_a_first``: A's games and win rate in seat 0 (moving first);
+    ``games_a_second``, ``win_rate_a_second``, ``ci_low_a_second``, ``ci_high_a_second``: the same in seat 1.
+``seats.csv``, two rows per pair (the seat split, long form):
+    ``agent_a``, ``agent_b``. ``seat_a``: A's seat, 0 (moves first) or 1. Then the outcome columns
+    ``games``, ``wins_a``, ``wins_b``, ``draws``, ``win_rate_a``, ``ci_low``, ``ci_high``, ``score_a`` over
+    those games (as in ``pairs.csv``; empty rate for a split without games).
+``decks.csv``, one row per pair and deck of the pool:
+    ``agent_a``, ``agent_b``. ``deck_a``: the deck A played (from either seat). Then the outcome columns.
+``matchups.csv``, one row per pair and ordered deck pair (the deck-against-deck matrix, long form):
+    ``agent_a``, ``agent_b``, ``deck_a``, ``deck_b``: the decks A and B played. Then the outcome columns.
 ``ratings.csv``, one row per agent, best first:
     ``rank``, ``agent``. ``rating``: Bradley-Terry strength on the Elo scale (mean 1500; +400 = 10:1 odds).
     ``games``, ``wins``, ``losses``, ``draws``. ``score``: ``(wins + draws / 2) / games``.
 ``games.csv``, one row per game:
     ``game``: index. ``seat0``, ``seat1``: agent names (seat 0 moves first). ``seed``: game seed.
     ``winner``: the winning agent's name (empty for a draw). ``result``: ``win``, ``draw`` or
-    ``turn_limit``. ``turns``. ``decisions``.
+    ``turn_limit``. ``turns``. ``decisions``. ``deck0``, ``deck1``: the decks dealt to seat 0 and seat 1.
 ``results.json``:
-    ``{"config", "agents", "pairs", "ratings", "games"}`` holding the same rows.
+    ``{"config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups", "ratings", "games"}``
+    holding the same rows; ``config`` also records the deck pool and how balanced the schedule is.
 ``winrate_matrix.png``:
     Heat map of the row agent's score against the column agent.
+``seat_split.png``:
+    Per pair, A's win rate overall, moving first and moving second, with 95% intervals.
+``deck_matrix.png``:
+    Per pair, a heat map of A's win rate by A's deck (rows) against B's deck (columns).
 """
 
 from __future__ import annotations
@@ -29,6 +45,8 @@ from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .figures import deck_matrix_figure, seat_split_figure
+from .splits import DECK_COLUMNS, MATCHUP_COLUMNS, SEAT_COLUMNS, outcome, pair_games, seat_rows
 from .stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -36,43 +54,40 @@ if TYPE_CHECKING:
 
     from .arena import TournamentResult
 
+SEAT_SPLIT_COLUMNS = tuple(f"{stat}_a_{seat}" for seat in ("first", "second")
+                           for stat in ("games", "win_rate", "ci_low", "ci_high"))
 PAIR_COLUMNS = ("agent_a", "agent_b", "games", "wins_a", "wins_b", "draws", "win_rate_a", "ci_low", "ci_high",
-                "score_a", "avg_turns", "avg_decisions")
+                "score_a", "avg_turns", "avg_decisions", *SEAT_SPLIT_COLUMNS)
 RATING_COLUMNS = ("rank", "agent", "rating", "games", "wins", "losses", "draws", "score")
-GAME_COLUMNS = ("game", "seat0", "seat1", "seed", "winner", "result", "turns", "decisions")
+GAME_COLUMNS = ("game", "seat0", "seat1", "seed", "winner", "result", "turns", "decisions", "deck0", "deck1")
+#: every file :func:`save_result` writes
+OUTPUT_FILES = ("results.json", "pairs.csv", "seats.csv", "decks.csv", "matchups.csv", "ratings.csv", "games.csv",
+                "winrate_matrix.png", "seat_split.png", "deck_matrix.png")
 
 
 def pair_rows(result: TournamentResult) -> list[dict[str, Any]]:
     """One dict per pair (keys ``PAIR_COLUMNS``), pairs in the order they were scheduled."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for index, (s0, s1) in enumerate(result.seats):
-        groups.setdefault((min(s0, s1), max(s0, s1)), []).append(index)
-    return [_pair_row(result, a, b, indices) for (a, b), indices in groups.items()]
+    seats = iter(seat_rows(result))  # two rows per pair, in the same pair order
+    return [_pair_row(result, a, b, indices, next(seats), next(seats))
+            for (a, b), indices in pair_games(result).items()]
 
 
-def _pair_row(result: TournamentResult, a: int, b: int, indices: list[int]) -> dict[str, Any]:
-    wins_a, wins_b, draws = _outcomes(result, a, indices)
+def _pair_row(result: TournamentResult, a: int, b: int, indices: list[int], first: dict[str, Any],
+              second: dict[str, Any]) -> dict[str, Any]:
     n = len(indices)
-    low, high = wilson_interval(wins_a, n)
-    return {"agent_a": result.agents[a], "agent_b": result.agents[b], "games": n, "wins_a": wins_a,
-            "wins_b": wins_b, "draws": draws, "win_rate_a": wins_a / n, "ci_low": low, "ci_high": high,
-            "score_a": (wins_a + draws / 2) / n,
-            "avg_turns": sum(result.games[i].turns for i in indices) / n,
-            "avg_decisions": sum(result.games[i].decisions for i in indices) / n}
+    row = {"agent_a": result.agents[a], "agent_b": result.agents[b], **outcome(result, a, indices),
+           "avg_turns": sum(result.games[i].turns for i in indices) / n,
+           "avg_decisions": sum(result.games[i].decisions for i in indices) / n}
+    for seat, split in (("first", first), ("second", second)):
+        row.update({f"games_a_{seat}": split["games"], f"win_rate_a_{seat}": split["win_rate_a"],
+                    f"ci_low_a_{seat}": split["ci_low"], f"ci_high_a_{seat}": split["ci_high"]})
+    return row
 
 
 def _outcomes(result: TournamentResult, agent: int, indices: list[int]) -> tuple[int, int, int]:
     """(wins, losses, draws) of ``agent`` over the games at ``indices``."""
-    wins = losses = draws = 0
-    for i in indices:
-        winner = result.games[i].winner
-        if winner is None:
-            draws += 1
-        elif result.seats[i][winner] == agent:
-            wins += 1
-        else:
-            losses += 1
-    return wins, losses, draws
+    counts = outcome(result, agent, indices)
+    return counts["wins_a"], counts["wins_b"], counts["draws"]
 
 
 def rating_rows(result: TournamentResult) -> list[dict[str, Any]]:
@@ -92,24 +107,70 @@ def rating_rows(result: TournamentResult) -> list[dict[str, Any]]:
 def game_rows(result: TournamentResult) -> list[dict[str, Any]]:
     """One dict per game (keys ``GAME_COLUMNS``)."""
     return [{"game": i, "seat0": r.seat0, "seat1": r.seat1, "seed": r.seed, "winner": r.winner_name or "",
-             "result": r.result, "turns": r.turns, "decisions": r.decisions} for i, r in enumerate(result.games)]
+             "result": r.result, "turns": r.turns, "decisions": r.decisions, "deck0": r.deck0, "deck1": r.deck1}
+            for i, r in enumerate(result.games)]
 
 
 def format_table(result: TournamentResult) -> str:
-    """Aligned text: the pair table (win rate with its 95% interval) and the ratings."""
+    """Aligned text: the pair table (win rate with its 95% interval), its seat and deck splits, the protocol
+    and the ratings."""
+    pairs = pair_rows(result)
+    sections = [_pair_lines(pairs), _seat_lines(pairs), _deck_lines(result), _protocol_lines(result),
+                _rating_lines(rating_rows(result))]
+    return "\n\n".join("\n".join(lines) for lines in sections if lines)
+
+
+def _rate(rate: float | None, low: float, high: float) -> str:
+    return "-" if rate is None else f"{rate:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _pair_lines(pairs: list[dict[str, Any]]) -> list[str]:
     lines = [f"{'agent A':<24}{'agent B':<24}{'games':>6}{'A wins':>7}{'B wins':>7}{'draws':>6}"
              f"{'A win rate [95% CI]':>24}{'turns':>7}{'decisions':>10}"]
-    for row in pair_rows(result):
-        rate = f"{row['win_rate_a']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+    for row in pairs:
+        rate = _rate(row["win_rate_a"], row["ci_low"], row["ci_high"])
         lines.append(f"{row['agent_a']:<24}{row['agent_b']:<24}{row['games']:>6}{row['wins_a']:>7}"
                      f"{row['wins_b']:>7}{row['draws']:>6}{rate:>24}{row['avg_turns']:>7.1f}"
                      f"{row['avg_decisions']:>10.1f}")
-    lines += ["", f"{'rank':<6}{'agent':<24}{'rating':>8}{'games':>7}{'wins':>6}{'losses':>8}{'draws':>7}"
-              f"{'score':>7}"]
-    for row in rating_rows(result):
+    return lines
+
+
+def _seat_lines(pairs: list[dict[str, Any]]) -> list[str]:
+    lines = [f"{'by seat':<24}{'':<24}{'A moves first [95% CI]':>30}{'A moves second [95% CI]':>30}"]
+    for row in pairs:
+        first, second = (_rate(row[f"win_rate_a_{s}"], row[f"ci_low_a_{s}"], row[f"ci_high_a_{s}"]) +
+                         f" n={row[f'games_a_{s}']}" for s in ("first", "second"))
+        lines.append(f"{row['agent_a']:<24}{row['agent_b']:<24}{first:>30}{second:>30}")
+    return lines
+
+
+def _deck_lines(result: TournamentResult) -> list[str]:
+    """A's win rate by the deck A played: one line per pair, one column per deck of the pool."""
+    if not result.decks:
+        return []
+    width = max(8, *(len(name) + 2 for name in result.decks))
+    lines = [f"{'by A' + chr(39) + 's deck: A win rate':<48}" + "".join(f"{name:>{width}}" for name in result.decks)]
+    rows, n = result.deck_splits(), len(result.decks)
+    for cells in (rows[start:start + n] for start in range(0, len(rows), n)):
+        lines.append(f"{cells[0]['agent_a']:<24}{cells[0]['agent_b']:<24}" +
+                     "".join(f"{'-' if c['win_rate_a'] is None else format(c['win_rate_a'], '.3f'):>{width}}"
+                             for c in cells))
+    return lines
+
+
+def _protocol_lines(result: TournamentResult) -> list[str]:
+    if "balance" not in result.config:
+        return []
+    return [f"deck pool: {', '.join(result.decks)} (decks dealt independently of seats; each deal from both seats)",
+            f"schedule: {result.config['balance']}"]
+
+
+def _rating_lines(ratings: list[dict[str, Any]]) -> list[str]:
+    lines = [f"{'rank':<6}{'agent':<24}{'rating':>8}{'games':>7}{'wins':>6}{'losses':>8}{'draws':>7}{'score':>7}"]
+    for row in ratings:
         lines.append(f"{row['rank']:<6}{row['agent']:<24}{row['rating']:>8.0f}{row['games']:>7}{row['wins']:>6}"
                      f"{row['losses']:>8}{row['draws']:>7}{row['score']:>7.3f}")
-    return "\n".join(lines)
+    return lines
 
 
 def score_matrix(result: TournamentResult) -> list[list[float | None]]:
@@ -146,20 +207,22 @@ def win_rate_figure(result: TournamentResult) -> Figure:
 
 
 def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, str]:
-    """Write the files described in this module's docstring into ``out_dir``; return name -> path."""
+    """Write the files described in this module's docstring (``OUTPUT_FILES``) into ``out_dir``; return name -> path."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    pairs, ratings, games = pair_rows(result), rating_rows(result), game_rows(result)
-    paths = {name: str(out / name) for name in
-             ("results.json", "pairs.csv", "ratings.csv", "games.csv", "winrate_matrix.png")}
-    document = {"config": result.config, "agents": result.agents, "pairs": pairs, "ratings": ratings,
-                "games": games}
+    paths = {name: str(out / name) for name in OUTPUT_FILES}
+    tables = {"pairs": (PAIR_COLUMNS, pair_rows(result)), "seat_splits": (SEAT_COLUMNS, result.seat_splits()),
+              "deck_splits": (DECK_COLUMNS, result.deck_splits()), "matchups": (MATCHUP_COLUMNS, result.matchups()),
+              "ratings": (RATING_COLUMNS, rating_rows(result)), "games": (GAME_COLUMNS, game_rows(result))}
+    document = {"config": result.config, "agents": result.agents, "decks": result.decks,
+                **{key: rows for key, (_, rows) in tables.items()}}
     Path(paths["results.json"]).write_text(json.dumps(document, indent=2) + "\n")
-    _write_csv(paths["pairs.csv"], PAIR_COLUMNS, pairs)
-    _write_csv(paths["ratings.csv"], RATING_COLUMNS, ratings)
-    _write_csv(paths["games.csv"], GAME_COLUMNS, games)
-    figure = win_rate_figure(result)  # a bare Figure (no pyplot) renders with Agg
-    figure.savefig(paths["winrate_matrix.png"], dpi=120, bbox_inches="tight")
+    for key, csv_name in (("pairs", "pairs.csv"), ("seat_splits", "seats.csv"), ("deck_splits", "decks.csv"),
+                          ("matchups", "matchups.csv"), ("ratings", "ratings.csv"), ("games", "games.csv")):
+        _write_csv(paths[csv_name], *tables[key])
+    for name, figure in (("winrate_matrix.png", win_rate_figure(result)), ("seat_split.png", seat_split_figure(result)),
+                         ("deck_matrix.png", deck_matrix_figure(result))):
+        figure.savefig(paths[name], dpi=120, bbox_inches="tight")  # a bare Figure (no pyplot) renders with Agg
     return paths
 
 

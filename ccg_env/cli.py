@@ -1,8 +1,9 @@
 """The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks, replays and model files.
 
 ``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
-heuristic and search agents (search at a small budget) that prints the win-rate table and ratings and
-saves JSON, CSV and a plot. Run ``ccg-env <command> --help`` for each command's options.
+heuristic and search agents (search at a small budget) over every ordered pair of the packaged decks, each deal
+played from both seats, that prints the win-rate table with its seat and deck splits and the ratings, and
+saves JSON, CSV and plots. Run ``ccg-env <command> --help`` for each command's options.
 
 Agents live in ``agents/`` (above this module in the layering); they are imported inside the commands, so
 ``import ccg_env.cli`` stays light and ``import ccg_env.engine`` never pulls them in.
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
-DEFAULT_ARENA_GAMES = 200
+DEFAULT_ARENA_GAMES = 196  # two whole cycles over the 7 packaged decks (2 x 7 x 7 deck pairs x 2 seats)
 REPLAY_FORMAT = "ccg-env-replay/1"
 
 
@@ -63,18 +64,35 @@ def _command(commands: argparse._SubParsersAction, name: str, help_text: str) ->
                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
 
 
+def deck_spec(text: str) -> str:
+    """argparse type: a packaged deck name or a path to a deck .yaml file."""
+    from ccg_env.engine.decks import default_deck_paths
+
+    known = default_deck_paths()
+    if text in known or Path(text).suffix in (".yaml", ".yml"):
+        return text
+    raise argparse.ArgumentTypeError(f"unknown deck {text!r}; known decks: {', '.join(known)} (or a .yaml path)")
+
+
 def _add_arena(commands: argparse._SubParsersAction) -> None:
-    arena = _command(commands, "arena", "Round-robin tournament between agents: win rates with 95% Wilson "
-                                        "intervals, Bradley-Terry ratings, JSON/CSV files and a win-rate plot.")
+    arena = _command(commands, "arena", "Round-robin tournament between agents over a pool of decks, each deal "
+                                        "played from both seats: win rates with 95% Wilson intervals, split by "
+                                        "seat and by deck, Bradley-Terry ratings, JSON/CSV files and plots.")
     arena.add_argument("--agents", nargs="+", default=list(DEFAULT_ARENA_AGENTS), metavar="SPEC",
                        help="agents to compare: registered names (random, heuristic, search, learned) or "
                             "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.ccgmodel")
+    arena.add_argument("--decks", nargs="+", type=deck_spec, default=None, metavar="DECK",
+                       help="the deck pool: packaged deck names or .yaml paths (default: every packaged deck); "
+                            "every ordered pair of them is dealt, each deal from both seats")
     arena.add_argument("--games", type=positive_int, default=DEFAULT_ARENA_GAMES,
-                       help="games per pair of agents (seats alternate, so use an even number)")
-    arena.add_argument("--seed", type=int, default=0, help="first game seed (game k of a pair uses seed + k//2)")
+                       help="games per pair of agents; a multiple of 2 x decks x decks (98 with the 7 packaged "
+                            "decks) plays every ordered deck pair from both seats equally often")
+    arena.add_argument("--seed", type=int, default=0,
+                       help="first game seed (deal j, games 2j and 2j+1 of every pair, uses seed + j)")
     arena.add_argument("--workers", type=positive_int, default=2, help="worker processes (1 = play in this process)")
     arena.add_argument("--out-dir", default="arena_results",
-                       help="folder for results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png")
+                       help="folder for results.json, pairs.csv, seats.csv, decks.csv, matchups.csv, ratings.csv, "
+                            "games.csv and the plots")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
 
@@ -167,16 +185,19 @@ def with_trust(specs: Sequence[str]) -> list[str]:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    from agents.arena import run_tournament
+    from agents.arena import balance_note, cycle_games, resolve_pool, run_tournament
+    from agents.report import OUTPUT_FILES
 
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
+    n_decks = len(resolve_pool(args.decks))  # a bad deck file or a deck given twice stops here, before any game
+    if args.games % cycle_games(n_decks):
+        print(f"note: {balance_note(args.games, n_decks)}", file=sys.stderr)
     agents = with_trust(args.agents) if args.trust_model else args.agents
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
-                            out_dir=args.out_dir, progress=not args.no_progress)
+                            out_dir=args.out_dir, progress=not args.no_progress, decks=args.decks)
     print(result.table())
-    print(f"\nresults written to {args.out_dir}/ (results.json, pairs.csv, ratings.csv, games.csv, "
-          f"winrate_matrix.png)")
+    print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
     return 0
 
 

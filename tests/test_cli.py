@@ -93,9 +93,9 @@ def test_arena_command_writes_its_table_and_files(tmp_path, capsys):
     assert cli.main(["arena", "--agents", "random", "heuristic", "--games", "2", "--workers", "1",
                      "--out-dir", str(tmp_path), "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "A win rate [95% CI]" in out and "rating" in out
-    assert {p.name for p in tmp_path.iterdir()} == {"results.json", "pairs.csv", "ratings.csv", "games.csv",
-                                                     "winrate_matrix.png"}
+    assert "A win rate [95% CI]" in out and "rating" in out and "A moves first [95% CI]" in out
+    assert {p.name for p in tmp_path.iterdir()} >= {"results.json", "pairs.csv", "ratings.csv", "games.csv",
+                                                     "winrate_matrix.png", "seats.csv", "decks.csv", "seat_split.png"}
 
 
 def test_arena_with_an_unknown_agent_exits_with_a_clear_error(tmp_path, capsys):
@@ -105,10 +105,41 @@ def test_arena_with_an_unknown_agent_exits_with_a_clear_error(tmp_path, capsys):
     assert "unknown agent 'nobody'" in capsys.readouterr().err
 
 
+def test_arena_deck_pool_option_plays_those_decks_and_says_when_a_count_is_unbalanced(tmp_path, capsys):
+    assert cli.main(["arena", "--agents", "random", "heuristic", "--decks", "aggro", "midrange", "--games", "6",
+                     "--workers", "1", "--out-dir", str(tmp_path), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "note: 6 games per pair = 0 whole cycles of 8" in captured.err and "uneven" in captured.err
+    assert "deck pool: aggro, midrange" in captured.out
+    games = (tmp_path / "games.csv").read_text()
+    assert "aggro" in games and "midrange" in games and "control" not in games
+
+
+def test_arena_with_an_unknown_deck_exits_with_one_line_listing_the_known_decks(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["arena", "--decks", "aggro", "nope", "--out-dir", str(tmp_path)])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "unknown deck 'nope'; known decks: aggro, buffs, control, midrange, ramp, spells, traps" in error
+    assert not tmp_path.joinpath("results.json").exists()
+
+
+@pytest.mark.parametrize("decks, message", [(["aggro", "aggro"], "'aggro' is in the pool twice"),
+                                            (["missing.yaml"], "missing.yaml")])
+def test_arena_with_a_bad_deck_pool_exits_before_playing(tmp_path, capsys, decks, message):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["arena", "--agents", "random", "heuristic", "--decks", *decks, "--out-dir", str(tmp_path / "out")])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
 def test_arena_defaults_are_the_main_job():
     args = cli.build_parser().parse_args(["arena"])
     assert args.agents == ["random", "heuristic", "search:iterations=16"]
-    assert args.workers == 2 and args.games == cli.DEFAULT_ARENA_GAMES
+    assert args.workers == 2 and args.games == cli.DEFAULT_ARENA_GAMES and args.decks is None
+    assert cli.DEFAULT_ARENA_GAMES % (2 * 7 * 7) == 0  # whole cycles over the packaged decks
 
 
 def test_train_delegates_to_the_training_module(monkeypatch):

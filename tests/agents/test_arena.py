@@ -60,12 +60,24 @@ def test_arena_writes_files_with_the_documented_columns(tmp_path):
     assert _header(tmp_path / "pairs.csv") == list(report.PAIR_COLUMNS)
     assert _header(tmp_path / "ratings.csv") == list(report.RATING_COLUMNS)
     assert _header(tmp_path / "games.csv") == list(report.GAME_COLUMNS)
-    for column in (*report.PAIR_COLUMNS, *report.RATING_COLUMNS, *report.GAME_COLUMNS):
+    assert _header(tmp_path / "seats.csv") == list(report.SEAT_COLUMNS)
+    assert _header(tmp_path / "decks.csv") == list(report.DECK_COLUMNS)
+    assert _header(tmp_path / "matchups.csv") == list(report.MATCHUP_COLUMNS)
+    for column in (*report.PAIR_COLUMNS, *report.RATING_COLUMNS, *report.GAME_COLUMNS, *report.SEAT_COLUMNS,
+                   *report.DECK_COLUMNS, *report.MATCHUP_COLUMNS):
         assert f"``{column}``" in report.__doc__, f"column {column!r} is not documented in agents/report.py"
+    assert {p.name for p in tmp_path.iterdir()} == set(report.OUTPUT_FILES)
+    for name in report.OUTPUT_FILES:
+        assert f"``{name}``" in report.__doc__, f"file {name!r} is not documented in agents/report.py"
     document = json.loads((tmp_path / "results.json").read_text())
-    assert set(document) == {"config", "agents", "pairs", "ratings", "games"}
-    assert len(document["games"]) == 12 and len(document["pairs"]) == 3
-    assert (tmp_path / "winrate_matrix.png").read_bytes()[:4] == b"\x89PNG"
+    assert set(document) == {"config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups", "ratings",
+                             "games"}
+    assert len(document["games"]) == 12 and len(document["pairs"]) == 3 and len(document["seat_splits"]) == 6
+    assert document["decks"] == document["config"]["decks"] == ["aggro", "buffs", "control", "midrange", "ramp",
+                                                                 "spells", "traps"]
+    assert {(g["deck0"], g["deck1"]) for g in document["games"]} == {("aggro", "aggro"), ("buffs", "buffs")}
+    for name in ("winrate_matrix.png", "seat_split.png", "deck_matrix.png"):
+        assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
     ratings = {row["agent"]: row["rating"] for row in result.agent_rows()}
     assert ratings["random"] < ratings["heuristic"]
     assert "A win rate [95% CI]" in result.table()

@@ -1,4 +1,7 @@
-"""Seeded strength checks (deterministic, not timing tests): heuristic >> random, search > heuristic."""
+"""Seeded strength checks (deterministic, not timing tests): heuristic >> random, search > heuristic.
+
+Each runs whole arena cycles (every ordered pair of the 7 packaged decks from both seats, 98 games).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +13,9 @@ def _wins(result, agent: str) -> int:
     return row["wins_a"] if row["agent_a"] == agent else row["wins_b"]
 
 
-def test_heuristic_beats_random_in_at_least_90_percent_of_200_seeded_games():
-    result = run_tournament(["heuristic", "random"], games_per_pair=200, seed=0, workers=2, progress=False)
-    assert _wins(result, "heuristic") >= 180
+def test_heuristic_beats_random_in_at_least_90_percent_of_196_seeded_games():
+    result = run_tournament(["heuristic", "random"], games_per_pair=196, seed=0, workers=2, progress=False)
+    assert _wins(result, "heuristic") >= 177
 
 
 def test_search_beats_heuristic_in_at_least_60_percent_of_100_seeded_games_at_its_default_budget():
