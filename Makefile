@@ -12,7 +12,7 @@ PYTEST_ARGS ?= -q -n 2
 # quiet fall-back to the pure-Python engine.
 export CCG_ENV_REQUIRE_COMPILED := 1
 
-.PHONY: venv build run test bench
+.PHONY: venv build run test bench mutation mutation-sample
 
 venv: $(STAMP)
 
@@ -41,3 +41,16 @@ bench: build
 		[ -e "$$script" ] || { echo "no benchmarks yet"; break; }; \
 		echo "== $$script"; $(BIN)/python "$$script"; \
 	done
+
+# Mutation testing (slow, hours on one worker; not part of `make test`): mutmut 3 on the pure-Python engine and env
+# core as configured in pyproject.toml's [tool.mutmut], one worker, then the score and survivors by module
+# (benchmarks/README.md, "Mutation testing"). mutmut resumes where a previous run stopped (its state is in mutants/).
+# MUTANTS narrows a run to mutant names or patterns: make mutation MUTANTS='ccg_env.engine.systems.keywords*'
+MUTANTS ?=
+mutation: build
+	CCG_ENV_PURE_PYTHON=1 $(BIN)/mutmut run --max-children 1 $(MUTANTS)
+	$(BIN)/python benchmarks/mutation_report.py
+
+# CI's fixed, seeded sample of the mutation run (a few minutes); fails when its score drops below the recorded one.
+mutation-sample: build
+	$(BIN)/python benchmarks/mutation_sample.py
