@@ -143,11 +143,12 @@ def run_arena(args: argparse.Namespace) -> int:
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     check_deck_names(args.decks)
     n_decks = len(resolve_pool(args.decks))  # a bad deck file or a deck given twice stops here, before any game
-    for spec in args.agents:
-        build_agent(spec)  # and so does a bad agent spec, before the note below
+    agents = list(args.agents)
+    for spec in agents:
+        build_agent(spec)  # and so does a bad agent spec, before the note below (keeping errors to one line)
     if args.games % cycle_games(n_decks):
         print(f"note: {balance_note(args.games, n_decks)}", file=sys.stderr)
-    result = run_tournament(args.agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
+    result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress, decks=args.decks)
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
