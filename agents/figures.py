@@ -29,7 +29,7 @@ def seat_split_figure(result: TournamentResult) -> Figure:
     ax.axhline(0.5, color="black", linewidth=0.6, linestyle=":")
     ax.set_xticks(range(len(pairs)), [f"{row['agent_a']}\nvs {row['agent_b']}" for row in pairs], fontsize=8)
     ax.set(ylim=(0, 1), ylabel="A's win rate [95% CI]", title="win rate of agent A by seat (seat 0 moves first)")
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return figure
 
 

@@ -64,14 +64,14 @@ def _command(commands: argparse._SubParsersAction, name: str, help_text: str) ->
                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
 
 
-def deck_spec(text: str) -> str:
-    """argparse type: a packaged deck name or a path to a deck .yaml file."""
+def check_deck_names(names: Sequence[str] | None) -> None:
+    """Refuse a ``--decks`` entry that is neither a packaged deck name nor a path to a deck .yaml file."""
     from ccg_env.engine.decks import default_deck_paths
 
     known = default_deck_paths()
-    if text in known or Path(text).suffix in (".yaml", ".yml"):
-        return text
-    raise argparse.ArgumentTypeError(f"unknown deck {text!r}; known decks: {', '.join(known)} (or a .yaml path)")
+    for name in names or ():
+        if name not in known and Path(name).suffix not in (".yaml", ".yml"):
+            raise ValueError(f"--decks: unknown deck {name!r}; known decks: {', '.join(known)} (or a .yaml path)")
 
 
 def _add_arena(commands: argparse._SubParsersAction) -> None:
@@ -81,7 +81,7 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--agents", nargs="+", default=list(DEFAULT_ARENA_AGENTS), metavar="SPEC",
                        help="agents to compare: registered names (random, heuristic, search, learned) or "
                             "NAME:KEY=VALUE,... specs such as search:iterations=16 or learned:path=model.ccgmodel")
-    arena.add_argument("--decks", nargs="+", type=deck_spec, default=None, metavar="DECK",
+    arena.add_argument("--decks", nargs="+", default=None, metavar="DECK",
                        help="the deck pool: packaged deck names or .yaml paths (default: every packaged deck); "
                             "every ordered pair of them is dealt, each deal from both seats")
     arena.add_argument("--games", type=positive_int, default=DEFAULT_ARENA_GAMES,
@@ -185,15 +185,18 @@ def with_trust(specs: Sequence[str]) -> list[str]:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    from agents.arena import balance_note, cycle_games, resolve_pool, run_tournament
+    from agents.arena import balance_note, build_agent, cycle_games, resolve_pool, run_tournament
     from agents.report import OUTPUT_FILES
 
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
+    check_deck_names(args.decks)
     n_decks = len(resolve_pool(args.decks))  # a bad deck file or a deck given twice stops here, before any game
+    agents = with_trust(args.agents) if args.trust_model else list(args.agents)
+    for spec in agents:
+        build_agent(spec)  # and so does a bad agent spec, before the note below (keeping errors to one line)
     if args.games % cycle_games(n_decks):
         print(f"note: {balance_note(args.games, n_decks)}", file=sys.stderr)
-    agents = with_trust(args.agents) if args.trust_model else args.agents
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress, decks=args.decks)
     print(result.table())

@@ -119,8 +119,9 @@ def test_arena_with_an_unknown_deck_exits_with_one_line_listing_the_known_decks(
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["arena", "--decks", "aggro", "nope", "--out-dir", str(tmp_path)])
     assert exit_info.value.code == 2
-    error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert "unknown deck 'nope'; known decks: aggro, buffs, control, midrange, ramp, spells, traps" in error
+    error = capsys.readouterr().err
+    assert error.startswith("ccg-env arena: error: --decks: unknown deck 'nope'; known decks: aggro, buffs, control, "
+                            "midrange, ramp, spells, traps") and error.count("\n") == 1
     assert not tmp_path.joinpath("results.json").exists()
 
 

@@ -18,6 +18,6 @@ def test_heuristic_beats_random_in_at_least_90_percent_of_196_seeded_games():
     assert _wins(result, "heuristic") >= 177
 
 
-def test_search_beats_heuristic_in_at_least_60_percent_of_100_seeded_games_at_its_default_budget():
-    result = run_tournament(["search", "heuristic"], games_per_pair=100, seed=0, workers=2, progress=False)
-    assert _wins(result, "search") >= 60
+def test_search_beats_heuristic_in_at_least_60_percent_of_98_seeded_games_at_its_default_budget():
+    result = run_tournament(["search", "heuristic"], games_per_pair=98, seed=0, workers=2, progress=False)
+    assert _wins(result, "search") >= 59
