@@ -97,7 +97,7 @@ class MatchRunner:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
         player = game.current_player
         legal = self.core.legal(game)
-        self.encoder.encode(game, player, self._observation, list(legal.values()))
+        self.encoder.encode(game, player, self._observation, legal.values())
         self._write_mask(legal)
         action = int(agent.act(self._observation, self._mask, GameView(game, player, self.codec)))
         choice = legal.get(action)

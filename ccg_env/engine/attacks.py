@@ -7,7 +7,7 @@ a rule.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Sequence
+from typing import TYPE_CHECKING, Final, Iterable
 
 from .actions import Attack
 from .choices import Choice, ChoiceKind
@@ -58,7 +58,7 @@ def allowed_attacks(game: Game, attacker: Card) -> list[Card]:
     return attack_targets(game.state, attacker)
 
 
-def attackers_now(game: Game, legal: Sequence[Choice] | None = None) -> set[int]:
+def attackers_now(game: Game, legal: Iterable[Choice] | None = None) -> set[int]:
     """Uids of the characters of the side on turn that may attack now.
 
     From ``legal`` (that side's legal choices in this position) when given and the game goes on, else from

@@ -76,10 +76,10 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     player = state.players[me]
     out = [END_TURN]
     moves: dict[Choice, Move] = {END_TURN: _NO_CARDS}
-    bus = game.bus
+    validators = game.bus.phase_handlers(_VALIDATE)
     play_probe = game.actions.play_probe  # one probe per kind, re-pointed at each source: validators only read it
     play_probe.player = me
-    play_validators = bus.handlers(_VALIDATE, PlayCard)
+    play_validators = validators.get(PlayCard, ())
     mana = player.mana
     found_for_mark: dict[int, list[Card]] = {}
     for card in player.hand:
@@ -105,7 +105,7 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
                 moves[choice] = (card, target)
     attack_probe = game.actions.attack_probe
     attack_probe.player = me
-    attack_validators = bus.handlers(_VALIDATE, Attack)
+    attack_validators = validators.get(Attack, ())
     defenders: list[Card] | None = None
     for attacker in (*player.hero_zone, *player.battlefield):
         if attacker.attack <= 0:

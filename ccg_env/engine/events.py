@@ -91,6 +91,10 @@ class EventBus:
         """Return the handlers of one phase for exactly this class."""
         return self.tables[phase].get(action_class, ())
 
+    def phase_handlers(self, phase: Phase) -> dict[type, tuple]:
+        """Action class -> handlers of one phase (read-only: register through :meth:`on`)."""
+        return self.tables[phase]
+
     def copy(self) -> EventBus:
         """Return a bus with the same registrations that can diverge from this one."""
         bus = EventBus.__new__(EventBus)

@@ -245,7 +245,7 @@ class CcgAECEnv(AECEnv, EzPickle):
         seat, game = _SEATS[agent], self.game
         on_turn = game.state.result is None and game.state.current == seat
         legal = self._legal_now(game) if on_turn else {}
-        self._write_observation(game, seat, list(legal.values()) if on_turn else None)
+        self._write_observation(game, seat, legal.values() if on_turn else None)
         return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
     def step(self, action: int | None) -> None:

@@ -152,6 +152,8 @@ class EnvCore:
         Accepted: a Python int or a NumPy integer (a 0-d integer array too). Refused with ``ValueError``, naming
         the value: a bool, a float (``3.0`` included), text, None, any other object, and ids out of range.
         """
+        if type(action) is int and 0 <= action < self.size:  # the common case first
+            return action
         if isinstance(action, (bool, np.bool_)):
             raise ValueError(f"action {action!r}: a bool is not an action id; expected an integer in "
                              f"0..{self.size - 1}")

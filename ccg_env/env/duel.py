@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Iterable, Protocol
 
 import gymnasium
 import numpy as np
@@ -140,7 +140,7 @@ class AgentOpponent:
                 raise ValueError(f"opponent {self.name!r} chose {choice}, which is not legal now")
             return choice
         legal = core.legal(game)
-        self._write_observation(game, seat, list(legal.values()))
+        self._write_observation(game, seat, legal.values())
         action_id = int(self.agent.act(self._observation.copy(), core.mask(legal), GameView(game, seat, core.codec)))
         choice = legal.get(action_id)
         if choice is None:
@@ -254,7 +254,7 @@ class Duel:
         state = game.state
         if state.result is None:
             legal = self.legal = self.core.legal(game)
-            self._write(game, list(legal.values()))
+            self._write(game, legal.values())
             return 0.0, False, False
         return self._finish(game, None)
 
@@ -278,10 +278,10 @@ class Duel:
         truncated = forfeit is None and is_truncation(game.state.result)
         return reward, not truncated, truncated
 
-    def _write(self, game: Game, legal: list[Choice] | None = None) -> None:
+    def _write(self, game: Game, legal: Iterable[Choice] | None = None) -> None:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
         self._write_observation(game, self.seat, legal)
-        self._write_mask(self.legal)
+        self._write_mask.write(self.legal)
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

@@ -55,6 +55,10 @@ class MaskWriter:
         self._zeros = bytes(out.nbytes)
 
     def __call__(self, ids: Iterable[int]) -> None:
+        """Zero the mask, then set a one at each id (as :meth:`write`)."""
+        self.write(ids)
+
+    def write(self, ids: Iterable[int]) -> None:
         """Zero the mask, then set a one at each id."""
         mask = self._bytes
         mask[:] = self._zeros

@@ -14,7 +14,7 @@ written fast is the business of :mod:`ccg_env.env.observation_writer`.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import Iterable, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -187,7 +187,7 @@ class ObservationEncoder:
         """Return a zeroed array of the observation's shape and dtype."""
         return np.zeros(self.size, dtype=np.float32)
 
-    def encode(self, game: Game, player: int, out: np.ndarray, legal: Sequence[Choice] | None = None) -> None:
+    def encode(self, game: Game, player: int, out: np.ndarray, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game`` into ``out`` (float32, shape ``(size,)``, contiguous).
 
         ``legal``: the legal choices of the player on turn (``game.legal_actions()``) if the caller has them;

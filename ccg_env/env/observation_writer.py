@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import operator
 import struct
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Final, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -172,7 +172,7 @@ class ObservationWriter:
             held.clear()
         self._secrets = False
 
-    def __call__(self, game: Game, player: int, legal: Sequence[Choice] | None = None) -> None:
+    def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game``.
 
         Args:

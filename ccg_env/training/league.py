@@ -104,7 +104,7 @@ class PolicyOpponent:
         legal = self._setup.core.legal(game)
         if len(legal) == 1:
             return next(iter(legal.values()))
-        self._write_observation(game, seat, list(legal.values()))
+        self._write_observation(game, seat, legal.values())
         return legal[greedy_action(self.policy, self._observation, list(legal))]
 
     def reset(self, seed: int) -> None:
