@@ -266,6 +266,13 @@ class GameView:
             lines.append(f"{'  ' * entry.depth}{entry.kind}({who}{', ' if fields else ''}{fields}){note}")
         return lines
 
+    def log_in_words(self, start: int = 0) -> list[str]:
+        """The log from entry ``start`` on as sentences ("You play Fireball on Chillwind Yeti"), indented by depth,
+        naming only what the viewer may see (see :mod:`ccg_env.env.log_words`)."""
+        from .log_words import LogWords
+
+        return LogWords(self._game, self.player).text(start)
+
     def _name_uids(self, key: str, value: object, hide: bool = False) -> object:
         """Show uids as card names when visible now (``hide``: never, e.g. what the enemy drew back then)."""
         if isinstance(value, list):
