@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Sequence
 
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
 DEFAULT_ARENA_GAMES = 200
-REPLAY_FORMAT = "ccg-env-replay/1"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(commands)
     _add_bench(commands)
     _add_replay(commands)
+    _add_view(commands)
     _add_model(commands)
     return parser
 
@@ -115,10 +116,27 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_replay(commands: argparse._SubParsersAction) -> None:
-    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision.")
+    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision: "
+                                          "Enter shows the next, b goes back, q quits.")
     replay.add_argument("path", help="the replay JSON file")
     replay.add_argument("--seat", type=int, choices=(0, 1), default=0,
                         help="whose point of view the board is drawn from")
+    stepping = replay.add_mutually_exclusive_group()
+    stepping.add_argument("--step", dest="step", action="store_true", default=None,
+                          help="step through the game (the default when the input is a terminal)")
+    stepping.add_argument("--all", dest="step", action="store_false",
+                          help="print every decision at once (the default when the input is not a terminal)")
+
+
+def _add_view(commands: argparse._SubParsersAction) -> None:
+    view = _command(commands, "view", "Write a saved game as one self-contained HTML page that steps through it "
+                                      "(no server, nothing fetched): heroes, hands, minions, each action's reactions.")
+    view.add_argument("path", help="the replay JSON file ('ccg-env play --save')")
+    view.add_argument("-o", "--out", metavar="HTML",
+                      help="the page to write (default: the replay's name with .html)")
+    view.add_argument("--seat", choices=("auto", "0", "1", "both"), default="auto",
+                      help="whose hand to show: 0 or 1 (the other as a count), both (spectator), or auto (the seat "
+                           "a person played, else both)")
 
 
 def _add_trust_model(command: argparse.ArgumentParser) -> None:
@@ -218,53 +236,36 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
 
 
 def _outcome(game, seat: int) -> str:
+    from ccg_env.env.log_words import player_turn
+
+    mover = game.current_player
+    when = f"on {'your' if mover == seat else 'the enemy' + chr(39) + 's'} turn {player_turn(game.turn, mover)}"
     if game.winner is None:
-        return f"Game over: {game.result.value.replace('_', ' ')} after {game.turn} turns."
-    return f"Game over: you {'win' if game.winner == seat else 'lose'} after {game.turn} turns."
+        return f"Game over: {game.result.value.replace('_', ' ')} {when}."
+    return f"Game over: you {'win' if game.winner == seat else 'lose'} {when}."
 
 
 def _save_replay(path: str, seed: int, seats: list[str], choices: list, game) -> None:
-    document = {"format": REPLAY_FORMAT, "seed": seed, "seats": seats,
-                "choices": [[c.kind.value, c.source, c.target] for c in choices],
-                "result": game.result.value if game.result else None, "winner": game.winner}
-    Path(path).write_text(json.dumps(document, indent=1) + "\n")
+    from ccg_env.viewer.replay import save_replay
+
+    save_replay(path, seed, seats, choices, game)
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from ccg_env.engine import Choice, ChoiceKind, Game
-    from ccg_env.engine.choices import describe_choice
-    from ccg_env.env.render import render_text
+    from ccg_env.viewer.terminal import replay_in_terminal
 
-    seed, seats, choices = _read_replay(args.path)
-    game = Game.new(seed)
-    for number, (kind, source, target) in enumerate(choices):
-        choice = Choice(ChoiceKind(kind), source, target)
-        print(f"--- decision {number}: player {game.current_player} ({seats[game.current_player]}): "
-              f"{describe_choice(game, choice)}")
-        game.apply(choice)
-    print(render_text(game, args.seat, names=seats, recent=1))
+    step = args.step if args.step is not None else sys.stdin.isatty()
+    return replay_in_terminal(args.path, args.seat, step=step, stdin=sys.stdin, stdout=sys.stdout)
+
+
+def run_view(args: argparse.Namespace) -> int:
+    from ccg_env.viewer import write_html
+
+    seat = {"auto": "auto", "both": None, "0": 0, "1": 1}[args.seat]
+    out = args.out or str(Path(args.path).with_suffix(".html"))
+    written = write_html(args.path, out, seat)
+    print(f"wrote {written}: open it in a browser (arrow keys step through the game)")
     return 0
-
-
-def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
-    """The seed, seat names and choices of a replay file; a missing or malformed field names itself."""
-    try:
-        document = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read replay {path!r}: {error}") from None
-    if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
-        raise ValueError(f"{path!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
-    seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"replay {path!r}: \"seed\" must be an integer game seed, got {seed!r}")
-    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
-        raise ValueError(f"replay {path!r}: \"seats\" must be the two seats' names, got {seats!r}")
-    if not isinstance(choices, list):
-        raise ValueError(f"replay {path!r}: \"choices\" must be a list of [kind, source, target], got {choices!r}")
-    for number, entry in enumerate(choices):
-        if not (isinstance(entry, list) and len(entry) == 3):
-            raise ValueError(f"replay {path!r}: choice {number} must be [kind, source, target], got {entry!r}")
-    return seed, (seats[0], seats[1]), choices
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -311,7 +312,7 @@ def run_model(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
-            "model": run_model}
+            "view": run_view, "model": run_model}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -319,13 +320,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 1
+        print(f"ccg-env: give a command ({', '.join(COMMANDS)}); 'ccg-env --help' describes them", file=sys.stderr)
+        return 2
     try:
         return COMMANDS[args.command](args)
     except (ValueError, OSError) as error:
-        parser.exit(2, f"ccg-env {args.command}: error: {error}\n")
+        parser.exit(2, f"ccg-env {args.command}: error: {error_message(error)}\n")
     return 1
+
+
+_ERROR_PREFIX = re.compile(r"^\s*(?:[A-Za-z_.]*(?:Error|Exception)|error)\s*:\s*")
+
+
+def error_message(error: BaseException) -> str:
+    """An exception's text for the one-line "error:" message: without a leading "Error:" or "ValueError:" of its
+    own (the line already says error), on one line, and never empty (then the exception's type name)."""
+    text = " ".join(str(error).split())
+    while _ERROR_PREFIX.match(text):
+        text = _ERROR_PREFIX.sub("", text, count=1)
+    return text or type(error).__name__
 
 
 if __name__ == "__main__":
