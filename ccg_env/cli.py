@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from ccg_env.data_options import GameData, add_data_options, load_game_data
+
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
 DEFAULT_ARENA_GAMES = 200
 
@@ -78,6 +80,7 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
                        help="folder for results.json, pairs.csv, ratings.csv, games.csv and winrate_matrix.png")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
+    add_data_options(arena)
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -89,6 +92,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
     play.add_argument("--save", metavar="PATH", help="write the game as a replay JSON file when it ends")
     _add_trust_model(play)
+    add_data_options(play)
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
@@ -102,6 +106,7 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--trust-model", action="store_true",
                        help="allow stable-baselines3 .zip files as init_model or league checkpoints (same as "
                             "--set trust_model=true): loading one unpickles it, which can run code from the file")
+    add_data_options(train)
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -126,6 +131,7 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
                           help="step through the game (the default when the input is a terminal)")
     stepping.add_argument("--all", dest="step", action="store_false",
                           help="print every decision at once (the default when the input is not a terminal)")
+    add_data_options(replay)
 
 
 def _add_view(commands: argparse._SubParsersAction) -> None:
@@ -137,6 +143,7 @@ def _add_view(commands: argparse._SubParsersAction) -> None:
     view.add_argument("--seat", choices=("auto", "0", "1", "both"), default="auto",
                       help="whose hand to show: 0 or 1 (the other as a count), both (spectator), or auto (the seat "
                            "a person played, else both)")
+    add_data_options(view)
 
 
 def _add_trust_model(command: argparse.ArgumentParser) -> None:
@@ -190,8 +197,9 @@ def run_arena(args: argparse.Namespace) -> int:
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     agents = with_trust(args.agents) if args.trust_model else args.agents
+    data = _game_data(args)
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
-                            out_dir=args.out_dir, progress=not args.no_progress)
+                            out_dir=args.out_dir, progress=not args.no_progress, **data.game_kwargs())
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ (results.json, pairs.csv, ratings.csv, games.csv, "
           f"winrate_matrix.png)")
@@ -204,23 +212,24 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.save and not Path(args.save).resolve().parent.is_dir():
         raise ValueError(f"--save {args.save!r}: no folder {str(Path(args.save).parent)!r} to write the replay in")
+    data = _game_data(args)
     human = HumanAgent()
     opponent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
-    game, choices = _play_in_terminal(seats, args.seat, args.seed)
+    game, choices = _play_in_terminal(seats, args.seat, args.seed, data)
     if args.save:
-        _save_replay(args.save, args.seed, [a.name for a in seats], choices, game)
+        _save_replay(args.save, args.seed, [a.name for a in seats], choices, game, data.sources)
         print(f"replay saved to {args.save}")
     return 0
 
 
-def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
+def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | None = None) -> tuple:
     """Play until the game ends or the person quits; return the game and the choices made."""
     from agents.human import QuitGame
     from agents.match import MatchRunner
     from ccg_env.env.view import GameView
 
-    runner = MatchRunner()
+    runner = MatchRunner(**(data.game_kwargs() if data is not None else {}))
     game = runner.new_game(seed, log=True)
     for seat, agent in enumerate(seats):
         agent.reset(seed=seed * 2 + seat)
@@ -245,17 +254,23 @@ def _outcome(game, seat: int) -> str:
     return f"Game over: you {'win' if game.winner == seat else 'lose'} {when}."
 
 
-def _save_replay(path: str, seed: int, seats: list[str], choices: list, game) -> None:
+def _save_replay(path: str, seed: int, seats: list[str], choices: list, game, sources: dict | None = None) -> None:
     from ccg_env.viewer.replay import save_replay
 
-    save_replay(path, seed, seats, choices, game)
+    save_replay(path, seed, seats, choices, game, sources)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     from ccg_env.viewer.terminal import replay_in_terminal
 
     step = args.step if args.step is not None else sys.stdin.isatty()
-    return replay_in_terminal(args.path, args.seat, step=step, stdin=sys.stdin, stdout=sys.stdout)
+    return replay_in_terminal(args.path, args.seat, step=step, stdin=sys.stdin, stdout=sys.stdout,
+                              data=_game_data(args))
+
+
+def _game_data(args: argparse.Namespace) -> GameData:
+    """The checked --cards, --decks and --rules of a command (defaults: the packaged files)."""
+    return load_game_data(args.cards, args.decks, args.rules)
 
 
 def run_view(args: argparse.Namespace) -> int:
@@ -263,7 +278,7 @@ def run_view(args: argparse.Namespace) -> int:
 
     seat = {"auto": "auto", "both": None, "0": 0, "1": 1}[args.seat]
     out = args.out or str(Path(args.path).with_suffix(".html"))
-    written = write_html(args.path, out, seat)
+    written = write_html(args.path, out, seat, data=_game_data(args))
     print(f"wrote {written}: open it in a browser (arrow keys step through the game)")
     return 0
 
@@ -282,6 +297,10 @@ def run_train(args: argparse.Namespace) -> int:
         argv += ["--set", "progress=false"]
     if args.trust_model:
         argv += ["--set", "trust_model=true"]
+    data = _game_data(args)  # checked here, so a bad file stops the command before training starts
+    for key, value in (data.sources or {}).items():
+        if value:
+            argv += ["--set", f"{key}={json.dumps(value if key != 'decks' or len(value) == 2 else value * 2)}"]
     return int(train_main(argv) or 0)
 
 

@@ -1,7 +1,8 @@
 """Saved games: read and check a replay file, and replay it through the engine into one frame per step.
 
 A replay file (written by ``ccg-env play --save``) is JSON: ``{"format": "ccg-env-replay/1", "seed": int,
-"seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``.
+"seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``,
+and ``"data"`` naming the card, deck and rules files when they were not the packaged ones (for information).
 Files are hostile: every field is checked, and each choice is applied through :meth:`Game.apply`, so a choice
 that is not legal in the replayed game is reported with its number instead of being acted out.
 A frame is plain JSON-ready data read from the engine's player view (:class:`~ccg_env.env.view.GameView`) and
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..engine import Choice, ChoiceKind, Game
 from ..engine.cards import keyword_names
@@ -26,6 +27,9 @@ REPLAY_FORMAT = "ccg-env-replay/1"
 HUMAN_NAME = "you"
 _KINDS = {kind.value: kind for kind in ChoiceKind}
 
+if TYPE_CHECKING:
+    from ..data_options import GameData
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -37,6 +41,9 @@ class Replay:
     choices: tuple[Choice, ...]
     result: str | None
     winner: int | None
+    #: the --cards / --decks / --rules paths the game was played with, as recorded (information only: the
+    #: files are never opened because a replay names them; pass them to the viewer yourself)
+    sources: dict[str, Any] | None = None
 
     def default_seat(self) -> int | None:
         """The seat a person played (the one seat named "you"), or None for a spectator's view of both hands."""
@@ -45,18 +52,23 @@ class Replay:
 
 
 def replay_document(seed: int, seats: tuple[str, str] | list[str], choices: list[Choice] | tuple[Choice, ...],
-                    game: Game) -> dict[str, Any]:
-    """The JSON document of a game played from ``Game.new(seed)`` with ``choices`` (``game`` gives the result)."""
-    return {"format": REPLAY_FORMAT, "seed": seed, "seats": list(seats),
-            "choices": [[c.kind.value, c.source, c.target] for c in choices],
-            "result": game.result.value if game.result else None, "winner": game.winner}
+                    game: Game, sources: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON document of a game played from ``Game.new(seed)`` with ``choices`` (``game`` gives the result);
+    ``sources`` records the card, deck and rules files it was played with, if not the packaged ones."""
+    document = {"format": REPLAY_FORMAT, "seed": seed, "seats": list(seats),
+                "choices": [[c.kind.value, c.source, c.target] for c in choices],
+                "result": game.result.value if game.result else None, "winner": game.winner}
+    if sources:
+        document["data"] = sources
+    return document
 
 
 def save_replay(path: str | Path, seed: int, seats: tuple[str, str] | list[str],
-                choices: list[Choice] | tuple[Choice, ...], game: Game) -> Path:
+                choices: list[Choice] | tuple[Choice, ...], game: Game, sources: dict[str, Any] | None = None) -> Path:
     """Write a replay file (see the module docstring) and return its path."""
     target = Path(path)
-    target.write_text(json.dumps(replay_document(seed, seats, choices, game), indent=1) + "\n", encoding="utf-8")
+    document = replay_document(seed, seats, choices, game, sources)
+    target.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     return target
 
 
@@ -86,7 +98,10 @@ def parse_replay(document: object, where: str = "<replay>") -> Replay:
         raise ValueError(f"replay {where!r}: \"result\" must be a string or null, got {result!r}")
     if winner not in (0, 1, None) or isinstance(winner, bool):
         raise ValueError(f"replay {where!r}: \"winner\" must be 0, 1 or null, got {winner!r}")
-    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner)
+    sources = document.get("data")
+    if sources is not None and not isinstance(sources, dict):
+        raise ValueError(f"replay {where!r}: \"data\" must map cards/decks/rules to the files used, got {sources!r}")
+    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources)
 
 
 def _parse_choice(entry: object, number: int, where: str) -> Choice:
@@ -101,30 +116,41 @@ def _parse_choice(entry: object, number: int, where: str) -> Choice:
     return Choice(_KINDS[kind], source, target)
 
 
-def replay_games(replay: Replay) -> Iterator[tuple[int, Game]]:
+def replay_games(replay: Replay, data: GameData | None = None) -> Iterator[tuple[int, Game]]:
     """Yield (step, game) for the game after 0, 1, ... len(choices) choices: one game, advanced in place.
 
     Raises:
         ValueError: a choice is illegal in the replayed game, or the end differs from the saved result (the
             file was saved with other cards or rules, or edited).
     """
-    game = Game.new(replay.seed)
+    game = Game.new(replay.seed, **(data.game_kwargs() if data is not None else {}))
+    hint = _data_hint(replay, data)
     yield 0, game
     for number, choice in enumerate(replay.choices):
         try:
             game.apply(choice)
         except IllegalActionError as error:
             raise ValueError(f"replay {replay.path!r}: choice {number} ({list(choice)}) cannot be replayed: {error} "
-                             f"(was the game saved with other cards or rules, or edited?)") from None
+                             f"({hint})") from None
         yield number + 1, game
     saved = (replay.result, replay.winner)
     replayed = (game.result.value if game.result else None, game.winner)
     if saved != replayed:
         raise ValueError(f"replay {replay.path!r}: the file says result {saved[0]!r}, winner {saved[1]!r}, but "
-                         f"replaying its choices gives result {replayed[0]!r}, winner {replayed[1]!r}")
+                         f"replaying its choices gives result {replayed[0]!r}, winner {replayed[1]!r} ({hint})")
 
 
-def build_frames(replay: Replay, seat: int | None = None) -> list[dict[str, Any]]:
+def _data_hint(replay: Replay, data: GameData | None) -> str:
+    """What probably went wrong when a replay does not replay: other data files, or an edited file."""
+    recorded = {k: v for k, v in (replay.sources or {}).items() if v}
+    given = {k: v for k, v in ((data.sources or {}) if data is not None else {}).items() if v}
+    if recorded and recorded != given:
+        options = " ".join(f"--{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in recorded.items())
+        return f"it was played with {options}: give the same options"
+    return "was it played with other cards, decks or rules, or edited?"
+
+
+def build_frames(replay: Replay, seat: int | None = None, data: GameData | None = None) -> list[dict[str, Any]]:
     """One JSON-ready frame per step (the start, then after each choice), seen by ``seat`` or a spectator (None).
 
     A seat's frames show its own hand and secrets and the enemy's as counts; a spectator's show both hands.
@@ -133,7 +159,7 @@ def build_frames(replay: Replay, seat: int | None = None) -> list[dict[str, Any]
         raise ValueError(f"seat must be 0, 1 or None (spectator), got {seat!r}")
     frames = []
     log_seen = 0
-    for step, game in replay_games(replay):
+    for step, game in replay_games(replay, data):
         words = LogWords(game, seat, replay.seats)
         log = words.lines(log_seen, len(game.log))
         log_seen = len(game.log)

@@ -7,22 +7,25 @@ file is reported at once; each page is the board after one decision, drawn by
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..env.log_words import LogWords
 from ..env.render import render_text
 from .replay import load_replay, replay_games
 
+if TYPE_CHECKING:
+    from ..data_options import GameData
+
 PROMPT = "[Enter] next, b back, q quit: "
 
 
-def replay_pages(path: str, seat: int) -> list[str]:
+def replay_pages(path: str, seat: int, data: GameData | None = None) -> list[str]:
     """One page of text per step of the replay at ``path``, seen from ``seat`` (step 0 is the opening deal)."""
     replay = load_replay(path)
     pages = []
     seen = 0
     total = len(replay.choices)
-    for step, game in replay_games(replay):
+    for step, game in replay_games(replay, data):
         words = LogWords(game, seat).lines(seen, len(game.log))
         headline = next((text for depth, text in words if depth == 0), "(no action)")
         title = "the start" if step == 0 else f"decision {step} of {total}"
@@ -32,9 +35,10 @@ def replay_pages(path: str, seat: int) -> list[str]:
     return pages
 
 
-def replay_in_terminal(path: str, seat: int, *, step: bool, stdin: TextIO, stdout: TextIO) -> int:
+def replay_in_terminal(path: str, seat: int, *, step: bool, stdin: TextIO, stdout: TextIO,
+                       data: GameData | None = None) -> int:
     """Show the replay: every page at once (``step`` False), or one page per Enter, b back, q (or end of input) quits."""
-    pages = replay_pages(path, seat)
+    pages = replay_pages(path, seat, data)
     if not step:
         stdout.write("\n".join(pages) + "\n")
         return 0
