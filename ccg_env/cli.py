@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(commands)
     _add_replay(commands)
     _add_view(commands)
+    _add_serve(commands)
     _add_model(commands)
     return parser
 
@@ -144,6 +145,20 @@ def _add_view(commands: argparse._SubParsersAction) -> None:
                       help="whose hand to show: 0 or 1 (the other as a count), both (spectator), or auto (the seat "
                            "a person played, else both)")
     add_data_options(view)
+
+
+def _add_serve(commands: argparse._SubParsersAction) -> None:
+    serve = _command(commands, "serve", "Play in the browser against an agent: a small local web server on "
+                                        "127.0.0.1; click a card, then its target. Finished games are saved and "
+                                        "viewable there.")
+    serve.add_argument("--opponent", default="heuristic", metavar="SPEC",
+                       help="the agent to play against (a registered name or NAME:KEY=VALUE,... spec)")
+    serve.add_argument("--seed", type=int, default=0, help="first game seed (each new game adds 1)")
+    serve.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
+    serve.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0 picks a free one)")
+    serve.add_argument("--save-dir", default="served_games", help="folder the finished games are saved in")
+    _add_trust_model(serve)
+    add_data_options(serve)
 
 
 def _add_trust_model(command: argparse.ArgumentParser) -> None:
@@ -283,6 +298,32 @@ def run_view(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_serve(args: argparse.Namespace) -> int:
+    try:
+        from ccg_env.viewer.server import PlaySession, serve
+    except ImportError as error:
+        print(f"ccg-env serve needs Flask ({error}): pip install 'ccg-env[web]'", file=sys.stderr)
+        return 2
+    from agents.arena import build_agent
+    from agents.match import MatchRunner
+
+    if Path(args.save_dir).exists() and not Path(args.save_dir).is_dir():
+        raise ValueError(f"--save-dir {args.save_dir!r} is a file, not a folder")
+    data = _game_data(args)
+    agent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
+    agent.reset(seed=args.seed)
+    runner = MatchRunner(**data.game_kwargs())
+    opponent_name = str(getattr(agent, "name", args.opponent))
+    names = ("you", opponent_name) if args.seat == 0 else (opponent_name, "you")
+    session = PlaySession(args.seed, args.seat, names, lambda game: runner.step(game, agent, args.seed),
+                          Path(args.save_dir), data)
+    try:
+        serve(session, args.port, ready=lambda url: print(f"playing at {url} (Ctrl-C stops the server)", flush=True))
+    except KeyboardInterrupt:
+        print("server stopped")
+    return 0
+
+
 def run_train(args: argparse.Namespace) -> int:
     try:
         from ccg_env.train import main as train_main
@@ -331,7 +372,7 @@ def run_model(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
-            "view": run_view, "model": run_model}
+            "view": run_view, "serve": run_serve, "model": run_model}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

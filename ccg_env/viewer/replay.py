@@ -196,7 +196,7 @@ def _side(side: SideView, name: str, visible: bool) -> dict[str, Any]:
     return {
         "seat": side.index,
         "name": name,
-        "hero": {"name": hero.name, "health": max(hero.health, 0), "max_health": hero.max_health,
+        "hero": {"uid": hero.uid, "name": hero.name, "health": max(hero.health, 0), "max_health": hero.max_health,
                  "armor": hero.armor, "attack": hero.attack, "frozen": hero.frozen, "defeated": hero.health <= 0},
         "hero_power": None,  # the rules have no hero powers yet; the viewer keeps their place
         "weapon": _card(side.weapon) if side.weapon else None,

@@ -50,12 +50,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 12px; pa
 .error code { white-space: pre-wrap; word-break: break-word; }
 """
 
-SCRIPT = """
+BOARD_SCRIPT = """
 "use strict";
-const frames = JSON.parse(document.getElementById("game-data").textContent);
-const slider = document.getElementById("slider");
-let step = 0;
-
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -98,6 +94,7 @@ function sideNode(side, frame, place) {
   node.dataset.place = place;
   const hero = side.hero;
   const heroRow = el("div", "row hero" + (hero.defeated ? " defeated" : ""));
+  heroRow.dataset.uid = hero.uid;
   heroRow.append(el("span", "hero-name", side.name + " (seat " + side.seat + ")"));
   const health = el("span", "label", "health ");
   health.append(el("span", "hero-health", hero.health), "/" + hero.max_health);
@@ -152,11 +149,18 @@ function sideNode(side, frame, place) {
 function statusText(frame) {
   if (frame.over) {
     if (frame.winner === null) return "Game over: " + frame.result.replace("_", " ");
-    return "Game over: " + frames[0].sides[frame.winner].name + " (seat " + frame.winner + ") wins";
+    return "Game over: " + frame.sides[frame.winner].name + " (seat " + frame.winner + ") wins";
   }
   const side = frame.sides[frame.current];
   return side.name + "'s turn " + frame.player_turn + " (game turn " + frame.turn + ")";
 }
+
+"""
+
+SCRIPT = BOARD_SCRIPT + """
+const frames = JSON.parse(document.getElementById("game-data").textContent);
+const slider = document.getElementById("slider");
+let step = 0;
 
 function render() {
   const frame = frames[step];
