@@ -152,7 +152,8 @@ function statusText(frame) {
     return "Game over: " + frame.sides[frame.winner].name + " (seat " + frame.winner + ") wins";
   }
   const side = frame.sides[frame.current];
-  return side.name + "'s turn " + frame.player_turn + " (game turn " + frame.turn + ")";
+  const whose = side.name === "you" ? "Your" : side.name + "'s";  // "you" is the person's seat name
+  return whose + " turn " + frame.player_turn + " (game turn " + frame.turn + ")";
 }
 
 """
@@ -186,6 +187,7 @@ function render() {
 function go(to) {
   step = Math.max(0, Math.min(frames.length - 1, to));
   render();
+  history.replaceState(null, "", "#step=" + step);  // a link to this step
 }
 
 slider.max = frames.length - 1;
@@ -201,7 +203,8 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Home") { go(0); event.preventDefault(); }
   else if (event.key === "End") { go(frames.length - 1); event.preventDefault(); }
 });
-render();
+const linked = /step=(\\d+)/.exec(location.hash);
+go(linked ? Number(linked[1]) : 0);
 """
 
 VIEWER_PAGE = """<!DOCTYPE html>

@@ -23,11 +23,12 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--window-size=1280,900")
 
 
-def _missing(reason: str) -> None:
-    """Skip (locally), or fail when CCG_ENV_REQUIRE_BROWSER=1 (CI, which installs the browser)."""
+def missing(reason: str, module: bool = False) -> None:
+    """Skip (locally; ``module``: the whole test module), or fail when CCG_ENV_REQUIRE_BROWSER=1 (CI installs
+    the browser and its drivers, so there a missing piece is an error)."""
     if os.environ.get("CCG_ENV_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"CCG_ENV_REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
+        pytest.fail(f"CCG_ENV_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=module)
 
 
 def browser_or_skip() -> Any:
@@ -36,10 +37,10 @@ def browser_or_skip() -> Any:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        _missing("browser tests need selenium: pip install -e '.[dev]'")
+        missing("browser tests need selenium: pip install -e '.[dev]'")
     for program, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
         if not (os.path.isfile(program) and os.access(program, os.X_OK)):
-            _missing(f"browser tests need {program} (apt-get install {package})")
+            missing(f"browser tests need {program} (apt-get install {package})")
     profile = tempfile.mkdtemp(prefix="ccg-env-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("flask", reason="ccg-env serve needs Flask: pip install -e '.[dev]'")
+from .browser import missing  # noqa: E402
+
+try:
+    import flask  # noqa: F401
+except ImportError:
+    missing("ccg-env serve needs Flask: pip install -e '.[dev]'", module=True)
 
 from agents.match import MatchRunner  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402

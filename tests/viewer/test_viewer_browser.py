@@ -101,6 +101,10 @@ def test_arrow_keys_home_end_and_the_slider_move_between_steps(browser, saved, t
                            "s.dispatchEvent(new Event('input'));", 7)
     assert label() == f"step 7 / {total}"
     assert browser.execute_script(READ_BOARD)["log"], "every step lists its actions"
+    assert browser.current_url.endswith("#step=7")  # a link to the step shown
+    browser.get((tmp_path / "keys.html").as_uri() + "#step=5")
+    browser.refresh()
+    assert label() == f"step 5 / {total}"
 
 
 def test_names_from_a_hostile_file_are_shown_as_text(browser, saved, tmp_path):
