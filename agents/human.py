@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ccg_env.engine.cards import keyword_names
-from ccg_env.env.log_words import player_turn
+from ccg_env.engine.log_words import player_turn
 
 if TYPE_CHECKING:
     import numpy as np

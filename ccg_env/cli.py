@@ -260,7 +260,7 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | 
 
 
 def _outcome(game, seat: int) -> str:
-    from ccg_env.env.log_words import player_turn
+    from ccg_env.engine.log_words import player_turn
 
     mover = game.current_player
     when = f"on {'your' if mover == seat else 'the enemy' + chr(39) + 's'} turn {player_turn(game.turn, mover)}"

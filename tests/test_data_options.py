@@ -14,6 +14,14 @@ from ccg_env import cli
 from ccg_env.data_options import load_game_data
 from ccg_env.engine.datafiles import config_dir
 
+
+def _module(name: str):
+    """ccg_env.<name>, or ccg_env.training.<name> where the training modules live in their own package."""
+    import importlib.util
+
+    package = "ccg_env.training" if importlib.util.find_spec("ccg_env.training") else "ccg_env"
+    return importlib.import_module(f"{package}.{name}")
+
 MY_CARD = """cards:
   - {id: stone_golem, name: Stone Golem, type: minion, cost: 1, attack: 1, health: 7, keywords: [taunt]}
 """
@@ -114,9 +122,7 @@ def test_train_gets_the_files_as_config_overrides(my_data, monkeypatch):
         seen["argv"] = argv
         return 0
 
-    import ccg_env.train
-
-    monkeypatch.setattr(ccg_env.train, "main", fake_main)
+    monkeypatch.setattr(_module("train"), "main", fake_main)
     assert cli.main(["train", "--config", "x.yaml", "--cards", str(my_data["cards"]), "--decks",
                      str(my_data["deck"]), "--rules", str(my_data["rules"])]) == 0
     overrides = dict(pair.split("=", 1) for pair in seen["argv"][3::2])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine import Card, Game, Player
 from ..engine.cards import keyword_names
-from .log_words import player_turn
+from ..engine.log_words import player_turn
 from .view import GameView
 
 #: How many of the most recent root actions (each with its reaction tree) the render shows.

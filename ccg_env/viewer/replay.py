@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..engine import Choice, ChoiceKind, Game
 from ..engine.cards import keyword_names
 from ..engine.errors import IllegalActionError
-from ..env.log_words import LogWords, player_turn
+from ..engine.log_words import LogWords, player_turn
 from ..env.view import CardView, GameView, SideView
 
 REPLAY_FORMAT = "ccg-env-replay/1"
@@ -160,7 +160,8 @@ def build_frames(replay: Replay, seat: int | None = None, data: GameData | None 
     frames = []
     log_seen = 0
     for step, game in replay_games(replay, data):
-        words = LogWords(game, seat, replay.seats)
+        words = GameView(game, seat).log_words(replay.seats) if seat is not None else LogWords(
+            game, None, replay.seats)
         log = words.lines(log_seen, len(game.log))
         log_seen = len(game.log)
         frames.append(frame(game, seat, replay.seats, step, log))

@@ -25,8 +25,8 @@ import numpy as np
 from ..engine import Choice, Game
 from ..engine.choices import describe_choice
 from ..env.codec import ActionCodec, ActionLayout
-from ..env.log_words import LogWords
 from ..env.masks import legal_mask
+from ..env.view import GameView
 from .html import error_html, render_html
 from .replay import load_replay, save_replay, frame
 from .template import BOARD_SCRIPT, STYLE
@@ -120,7 +120,7 @@ class PlaySession:
 
     def state(self) -> dict[str, Any]:
         """What the page draws: the board from the person's seat, the log since their last look, their moves."""
-        log = LogWords(self.game, self.seat).lines(self._log_seen)
+        log = GameView(self.game, self.seat).log_words(self.names).lines(self._log_seen)
         self._log_seen = len(self.game.log)
         moves = []
         for action_id in self.legal_ids():

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-from ..env.log_words import LogWords
 from ..env.render import render_text
+from ..env.view import GameView
 from .replay import load_replay, replay_games
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def replay_pages(path: str, seat: int, data: GameData | None = None) -> list[str
     seen = 0
     total = len(replay.choices)
     for step, game in replay_games(replay, data):
-        words = LogWords(game, seat).lines(seen, len(game.log))
+        words = GameView(game, seat).log_words(replay.seats).lines(seen, len(game.log))
         headline = next((text for depth, text in words if depth == 0), "(no action)")
         title = "the start" if step == 0 else f"decision {step} of {total}"
         board = render_text(game, seat, names=replay.seats, since=seen)

@@ -68,7 +68,11 @@ def test_error_messages_have_no_doubled_prefix(raw, shown):
 
 
 def test_a_bad_config_value_names_the_type_plainly(capsys):
-    from ccg_env.train_config import config_from_dict, type_name
+    import importlib.util
+
+    package = "ccg_env.training" if importlib.util.find_spec("ccg_env.training") else "ccg_env"
+    train_config = importlib.import_module(f"{package}.train_config")
+    config_from_dict, type_name = train_config.config_from_dict, train_config.type_name
 
     with pytest.raises(ValueError) as error:
         config_from_dict({"total_timesteps": "abc"}, "--set")

@@ -1,23 +1,24 @@
 """The game log in words ("You play Fireball on Chillwind Yeti", "Fireball deals 6 damage to ..."), per seat.
 
 A :class:`LogWords` reads the engine's ``game.log`` (the reaction tree, one entry per performed action with
-its depth) and writes one sentence per entry. Seen from a seat, it shows only what that seat may know, through
-the same rule as :meth:`~ccg_env.env.view.GameView.card`: a card the seat cannot see now is "a card", and every
-card the enemy drew stays "a card" (the draw was hidden). Seen by a spectator (``viewer=None``) every card is
-named. Turns are numbered per player: the first player's turns 1, 2, 3 are the game's turns 1, 3, 5.
+its depth) and writes one sentence per entry. Seen from a seat, it shows only what that seat may know: the seat's
+player view supplies the rule (``GameView.log_words`` passes its own visibility test), a card the seat cannot
+see now is "a card", and every card the enemy drew stays "a card" (the draw was hidden). Seen by a spectator
+(``viewer=None``) every card is named. Turns are numbered per player: the first player's turns 1, 2, 3 are the
+game's turns 1, 3, 5. Pure Python, like the rest of the engine.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..engine.cards import keyword_names
-from ..engine.vocabulary import Zones
-from .view import GameView
+from .cards import keyword_names
+from .vocabulary import Zones
 
 if TYPE_CHECKING:
-    from ..engine import Game
-    from ..engine.log import LogEntry
+    from .game import Game
+    from .log import LogEntry
+    from .state import Card
 
 
 def player_turn(turn: int, seat: int) -> int:
@@ -32,15 +33,20 @@ class LogWords:
         game: the game whose log is read; card names are looked up in its current state.
         viewer: the seat whose knowledge limits what is named, or None to name every card.
         names: how each seat is called from a spectator's point of view (a seat's view says "You" / "Enemy").
+        can_see: for a seat, whether it may see a card now (required with a seat: use
+            ``GameView(game, seat).log_words()``, which passes the view's own rule).
     """
 
-    def __init__(self, game: Game, viewer: int | None, names: tuple[str, str] = ("Player 1", "Player 2")) -> None:
+    def __init__(self, game: Game, viewer: int | None, names: tuple[str, str] = ("Player 1", "Player 2"),
+                 can_see: Callable[[Card], bool] | None = None) -> None:
         if viewer not in (0, 1, None):
             raise ValueError(f"viewer must be 0, 1 or None (spectator), got {viewer!r}")
+        if viewer is not None and can_see is None:
+            raise ValueError("a seat's LogWords needs can_see (GameView(game, seat).log_words() supplies it)")
         self._game = game
         self.viewer = viewer
         self.names = names
-        self._view = GameView(game, viewer) if viewer is not None else None
+        self._can_see = can_see
 
     # --- public ----------------------------------------------------------------------------------
 
@@ -94,7 +100,7 @@ class LogWords:
         if not isinstance(uid, int) or isinstance(uid, bool):
             return "nothing" if uid is None else str(uid)
         found = self._game.state.find(uid)
-        if hidden or found is None or (self._view is not None and self._view.card(uid) is None):
+        if hidden or found is None or (self._can_see is not None and not self._can_see(found)):
             return "a card"
         if found.zone is Zones.HERO:
             return "your hero" if self.viewer == found.owner else (
