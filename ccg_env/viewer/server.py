@@ -118,9 +118,10 @@ class PlaySession:
                     self.data.sources if self.data is not None else None)
         return name
 
-    def state(self) -> dict[str, Any]:
-        """What the page draws: the board from the person's seat, the log since their last look, their moves."""
-        log = GameView(self.game, self.seat).log_words(self.names).lines(self._log_seen)
+    def state(self, whole_log: bool = False) -> dict[str, Any]:
+        """What the page draws: the board from the person's seat, the log since the page's last look (or the
+        whole game's, for a page just opened), and the person's legal moves."""
+        log = GameView(self.game, self.seat).log_words(self.names).lines(0 if whole_log else self._log_seen)
         self._log_seen = len(self.game.log)
         moves = []
         for action_id in self.legal_ids():
@@ -148,7 +149,7 @@ def create_app(session: PlaySession) -> Flask:
     @app.get("/api/state")
     def state() -> Response:
         with session.lock:
-            return jsonify(session.state())
+            return jsonify(session.state(whole_log=request.args.get("log") == "all"))
 
     @app.post("/api/act")
     def act() -> Any:
@@ -291,7 +292,7 @@ document.getElementById("new-game").addEventListener("click", async () => {
   try { document.getElementById("log").replaceChildren(); show(await call("POST", "/api/new")); }
   catch (error) { report(error); }
 });
-call("GET", "/api/state").then(show, report);
+call("GET", "/api/state?log=all").then(show, report);
 """
 
 PLAY_PAGE = """<!DOCTYPE html>

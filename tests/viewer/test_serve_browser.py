@@ -126,3 +126,19 @@ def test_a_malformed_saved_game_gets_a_clear_error_page(browser, served):
     assert "\"seats\" must be the two seats' names" in browser.find_element(By.ID, "error-message").text
     browser.get(url + "/games/missing.json")
     assert "no saved game 'missing.json'" in browser.find_element(By.ID, "error-message").text
+
+
+def test_a_reloaded_page_shows_the_whole_game_log(browser, served):
+    from selenium.webdriver.common.by import By
+
+    url, session = served
+    browser.get(url + "/")
+    _wait_for_version_change(browser, None)
+    version = browser.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    browser.find_element(By.ID, "end-turn").click()
+    _wait_for_version_change(browser, version)
+    browser.refresh()
+    _wait_for_version_change(browser, None)
+    lines = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    assert lines[0] == "The game begins" and "You end the turn" in lines
+    assert lines.count("The game begins") == 1
