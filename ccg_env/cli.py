@@ -51,6 +51,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, got {value}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """argparse type: a finite number of seconds above 0."""
     try:
@@ -155,7 +166,7 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
                        help="the agent to play against (a registered name or NAME:KEY=VALUE,... spec)")
     serve.add_argument("--seed", type=int, default=0, help="first game seed (each new game adds 1)")
     serve.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
-    serve.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0 picks a free one)")
+    serve.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (1-65535)")
     serve.add_argument("--save-dir", default="served_games", help="folder the finished games are saved in")
     _add_trust_model(serve)
     add_data_options(serve)
