@@ -77,7 +77,7 @@ class PlaySession:
 
     def legal_ids(self) -> list[int]:
         """The person's legal action ids, read from the agents' action mask (empty when not on turn)."""
-        mask = np.zeros(self.codec.layout.size, dtype=np.int8)
+        mask: np.ndarray = np.zeros(self.codec.layout.size, dtype=np.int8)
         legal_mask(self.game, self.codec, self.seat, mask)
         return [int(i) for i in np.flatnonzero(mask)]
 
