@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ccg_env.engine.cards import keyword_names
+from ccg_env.engine.log_words import player_turn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,7 +58,7 @@ class HumanAgent:
         self._print(message)
 
     def _new_log_lines(self, view: GameView) -> list[str]:
-        lines = view.public_log(self._log_seen)
+        lines = view.log_in_words(self._log_seen)
         self._log_seen = view.log_size()
         if len(lines) > MAX_LOG_LINES:
             lines = [f"... ({len(lines) - MAX_LOG_LINES} earlier lines)"] + lines[-MAX_LOG_LINES:]
@@ -99,8 +100,12 @@ def _parse_number(text: str, count: int) -> int | str:
 def render_view(view: GameView, log_lines: list[str] | None = None) -> str:
     """The position as the viewer sees it, as text (plus the given log lines)."""
     own, enemy = view.own, view.enemy
-    whose = "your move" if view.is_my_turn else f"player {view.current_player} to move"
-    lines = [f"===== Turn {view.turn}: {whose} " + "=" * 30]
+    turn = player_turn(view.turn, view.current_player)
+    if view.is_over:
+        whose = "game over"
+    else:
+        whose = f"Your turn {turn}" if view.is_my_turn else f"Enemy's turn {turn}"
+    lines = [f"===== {whose} " + "=" * 30]
     if log_lines:
         lines += ["Since your last move:"] + ["  " + line for line in log_lines]
     lines += _side_lines("Enemy", enemy, hidden=True)
@@ -112,7 +117,8 @@ def _side_lines(title: str, side: SideView, *, hidden: bool) -> list[str]:
     hero = side.hero
     armor = f" +{hero.armor} armor" if hero.armor else ""
     weapon = f", weapon {side.weapon.name} {side.weapon.attack}/{side.weapon.durability}" if side.weapon else ""
-    lines = [f"{title}: hero {hero.health}/{hero.max_health}{armor}, attack {hero.attack}{weapon}; "
+    health = f"{hero.health}/{hero.max_health}" if hero.health > 0 else f"0/{hero.max_health} (defeated)"
+    lines = [f"{title}: hero {health}{armor}, attack {hero.attack}{weapon}; "
              f"mana {side.mana}/{side.max_mana}; deck {side.deck_size}; hand {side.hand_size}; "
              f"fatigue {side.fatigue}",
              "  board: " + (", ".join(f"[{i}] {_minion(c)}" for i, c in enumerate(side.battlefield)) or "(empty)")]

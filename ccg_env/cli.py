@@ -14,13 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Sequence
 
+from ccg_env.data_options import GameData, add_data_options, load_game_data
+
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
 DEFAULT_ARENA_GAMES = 196  # two whole cycles over the 7 packaged decks (2 x 7 x 7 deck pairs x 2 seats)
-REPLAY_FORMAT = "ccg-env-replay/1"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(commands)
     _add_bench(commands)
     _add_replay(commands)
+    _add_view(commands)
+    _add_serve(commands)
     _add_model(commands)
     return parser
 
@@ -45,6 +49,17 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, got {value}")
     return value
 
 
@@ -95,6 +110,7 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
                             "games.csv and the plots")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
+    add_data_options(arena, decks=False)  # --decks above: a pool of decks, not a pair
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -106,6 +122,7 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
     play.add_argument("--save", metavar="PATH", help="write the game as a replay JSON file when it ends")
     _add_trust_model(play)
+    add_data_options(play)
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
@@ -119,6 +136,7 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
     train.add_argument("--trust-model", action="store_true",
                        help="allow stable-baselines3 .zip files as init_model or league checkpoints (same as "
                             "--set trust_model=true): loading one unpickles it, which can run code from the file")
+    add_data_options(train)
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -133,10 +151,43 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_replay(commands: argparse._SubParsersAction) -> None:
-    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision.")
+    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision: "
+                                          "Enter shows the next, b goes back, q quits.")
     replay.add_argument("path", help="the replay JSON file")
     replay.add_argument("--seat", type=int, choices=(0, 1), default=0,
                         help="whose point of view the board is drawn from")
+    stepping = replay.add_mutually_exclusive_group()
+    stepping.add_argument("--step", dest="step", action="store_true", default=None,
+                          help="step through the game (the default when the input is a terminal)")
+    stepping.add_argument("--all", dest="step", action="store_false",
+                          help="print every decision at once (the default when the input is not a terminal)")
+    add_data_options(replay)
+
+
+def _add_view(commands: argparse._SubParsersAction) -> None:
+    view = _command(commands, "view", "Write a saved game as one self-contained HTML page that steps through it "
+                                      "(no server, nothing fetched): heroes, hands, minions, each action's reactions.")
+    view.add_argument("path", help="the replay JSON file ('ccg-env play --save')")
+    view.add_argument("-o", "--out", metavar="HTML",
+                      help="the page to write (default: the replay's name with .html)")
+    view.add_argument("--seat", choices=("auto", "0", "1", "both"), default="auto",
+                      help="whose hand to show: 0 or 1 (the other as a count), both (spectator), or auto (the seat "
+                           "a person played, else both)")
+    add_data_options(view)
+
+
+def _add_serve(commands: argparse._SubParsersAction) -> None:
+    serve = _command(commands, "serve", "Play in the browser against an agent: a small local web server on "
+                                        "127.0.0.1; click a card, then its target. Finished games are saved and "
+                                        "viewable there.")
+    serve.add_argument("--opponent", default="heuristic", metavar="SPEC",
+                       help="the agent to play against (a registered name or NAME:KEY=VALUE,... spec)")
+    serve.add_argument("--seed", type=int, default=0, help="first game seed (each new game adds 1)")
+    serve.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
+    serve.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (1-65535)")
+    serve.add_argument("--save-dir", default="served_games", help="folder the finished games are saved in")
+    _add_trust_model(serve)
+    add_data_options(serve)
 
 
 def _add_trust_model(command: argparse.ArgumentParser) -> None:
@@ -192,13 +243,15 @@ def run_arena(args: argparse.Namespace) -> int:
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     check_deck_names(args.decks)
     n_decks = len(resolve_pool(args.decks))  # a bad deck file or a deck given twice stops here, before any game
+    data = load_game_data(args.cards, None, args.rules)  # arena's --decks is a pool, checked above
     agents = with_trust(args.agents) if args.trust_model else list(args.agents)
     for spec in agents:
         build_agent(spec)  # and so does a bad agent spec, before the note below (keeping errors to one line)
     if args.games % cycle_games(n_decks):
         print(f"note: {balance_note(args.games, n_decks)}", file=sys.stderr)
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
-                            out_dir=args.out_dir, progress=not args.no_progress, decks=args.decks)
+                            out_dir=args.out_dir, progress=not args.no_progress, rules=data.rules,
+                            cards=data.cards, decks=args.decks)
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
     return 0
@@ -210,23 +263,24 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.save and not Path(args.save).resolve().parent.is_dir():
         raise ValueError(f"--save {args.save!r}: no folder {str(Path(args.save).parent)!r} to write the replay in")
+    data = _game_data(args)
     human = HumanAgent()
     opponent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
-    game, choices = _play_in_terminal(seats, args.seat, args.seed)
+    game, choices = _play_in_terminal(seats, args.seat, args.seed, data)
     if args.save:
-        _save_replay(args.save, args.seed, [a.name for a in seats], choices, game)
+        _save_replay(args.save, args.seed, [a.name for a in seats], choices, game, data.sources)
         print(f"replay saved to {args.save}")
     return 0
 
 
-def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
+def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | None = None) -> tuple:
     """Play until the game ends or the person quits; return the game and the choices made."""
     from agents.human import QuitGame
     from agents.match import MatchRunner
     from ccg_env.engine.view import GameView
 
-    runner = MatchRunner()
+    runner = MatchRunner(**(data.game_kwargs() if data is not None else {}))
     game = runner.new_game(seed, log=True)
     for seat, agent in enumerate(seats):
         agent.reset(seed=seed * 2 + seat)
@@ -242,58 +296,68 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int) -> tuple:
 
 
 def _outcome(game, seat: int) -> str:
+    from ccg_env.engine.log_words import player_turn
+
+    mover = game.current_player
+    when = f"on {'your' if mover == seat else 'the enemy' + chr(39) + 's'} turn {player_turn(game.turn, mover)}"
     if game.winner is None:
-        return f"Game over: {game.result.value.replace('_', ' ')} after {game.turn} turns."
-    return f"Game over: you {'win' if game.winner == seat else 'lose'} after {game.turn} turns."
+        return f"Game over: {game.result.value.replace('_', ' ')} {when}."
+    return f"Game over: you {'win' if game.winner == seat else 'lose'} {when}."
 
 
-def _save_replay(path: str, seed: int, seats: list[str], choices: list, game) -> None:
-    document = {"format": REPLAY_FORMAT, "seed": seed, "seats": seats,
-                "choices": [[c.kind.value, c.source, c.target] for c in choices],
-                "result": game.result.value if game.result else None, "winner": game.winner}
-    Path(path).write_text(json.dumps(document, indent=1) + "\n")
+def _save_replay(path: str, seed: int, seats: list[str], choices: list, game, sources: dict | None = None) -> None:
+    from ccg_env.viewer.replay import save_replay
+
+    save_replay(path, seed, seats, choices, game, sources)
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from ccg_env.engine import Choice, ChoiceKind, Game
-    from ccg_env.engine.choices import describe_choice
-    from ccg_env.env.render import render_text
+    from ccg_env.viewer.terminal import replay_in_terminal
 
-    seed, seats, choices = _read_replay(args.path)
-    game = Game.new(seed)
-    for number, (kind, source, target) in enumerate(choices):
-        choice = Choice(ChoiceKind(kind), source, target)
-        print(f"--- decision {number}: player {game.current_player} ({seats[game.current_player]}): "
-              f"{describe_choice(game, choice)}")
-        game.apply(choice)
-    print(render_text(game, args.seat, names=seats, recent=1))
+    step = args.step if args.step is not None else sys.stdin.isatty()
+    return replay_in_terminal(args.path, args.seat, step=step, stdin=sys.stdin, stdout=sys.stdout,
+                              data=_game_data(args))
+
+
+def _game_data(args: argparse.Namespace) -> GameData:
+    """The checked --cards, --decks and --rules of a command (defaults: the packaged files)."""
+    return load_game_data(args.cards, args.decks, args.rules)
+
+
+def run_view(args: argparse.Namespace) -> int:
+    from ccg_env.viewer import write_html
+
+    seat = {"auto": "auto", "both": None, "0": 0, "1": 1}[args.seat]
+    out = args.out or str(Path(args.path).with_suffix(".html"))
+    written = write_html(args.path, out, seat, data=_game_data(args))
+    print(f"wrote {written}: open it in a browser (arrow keys step through the game)")
     return 0
 
 
-def _read_replay(path: str) -> tuple[int, tuple[str, str], list[list]]:
-    """The seed, seat names and choices of a replay file; a missing or malformed field names itself."""
-    from ccg_env.engine.errors import shown
-
+def run_serve(args: argparse.Namespace) -> int:
     try:
-        document = json.loads(Path(path).read_text())
-    except RecursionError:
-        raise ValueError(f"cannot read replay {path!r}: nested too deeply to be a replay") from None
-    except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read replay {path!r}: {shown(str(error))}") from None
-    if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
-        raise ValueError(f"{path!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
-    seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"replay {path!r}: \"seed\" must be an integer game seed, got {shown(seed)}")
-    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
-        raise ValueError(f"replay {path!r}: \"seats\" must be the two seats' names, got {shown(seats)}")
-    if not isinstance(choices, list):
-        raise ValueError(f"replay {path!r}: \"choices\" must be a list of [kind, source, target], "
-                         f"got {shown(choices)}")
-    for number, entry in enumerate(choices):
-        if not (isinstance(entry, list) and len(entry) == 3):
-            raise ValueError(f"replay {path!r}: choice {number} must be [kind, source, target], got {entry!r}")
-    return seed, (seats[0], seats[1]), choices
+        from ccg_env.viewer.server import PlaySession, serve
+    except ImportError as error:
+        print(f"ccg-env serve needs Flask ({error}): pip install 'ccg-env[web]'", file=sys.stderr)
+        return 2
+    from agents.arena import build_agent
+    from agents.match import MatchRunner
+
+    if Path(args.save_dir).exists() and not Path(args.save_dir).is_dir():
+        raise ValueError(f"--save-dir {args.save_dir!r} is a file, not a folder")
+    data = _game_data(args)
+    agent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
+    agent.reset(seed=args.seed)
+    runner = MatchRunner(**data.game_kwargs())
+    opponent_name = str(getattr(agent, "name", args.opponent))
+    names = ("you", opponent_name) if args.seat == 0 else (opponent_name, "you")
+    session = PlaySession(args.seed, args.seat, names, lambda game: runner.step(game, agent, args.seed),
+                          Path(args.save_dir), data)
+    try:
+        serve(session, args.port, ready=lambda url: print(f"playing at {url} (Ctrl-C stops the server)", flush=True))
+    except KeyboardInterrupt:
+        print("server stopped")
+    return 0
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -310,6 +374,10 @@ def run_train(args: argparse.Namespace) -> int:
         argv += ["--set", "progress=false"]
     if args.trust_model:
         argv += ["--set", "trust_model=true"]
+    data = _game_data(args)  # checked here, so a bad file stops the command before training starts
+    for key, value in (data.sources or {}).items():
+        if value:
+            argv += ["--set", f"{key}={json.dumps(value if key != 'decks' or len(value) == 2 else value * 2)}"]
     return int(train_main(argv) or 0)
 
 
@@ -340,7 +408,7 @@ def run_model(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
-            "model": run_model}
+            "view": run_view, "serve": run_serve, "model": run_model}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -348,13 +416,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 1
+        print(f"ccg-env: give a command ({', '.join(COMMANDS)}); 'ccg-env --help' describes them", file=sys.stderr)
+        return 2
     try:
         return COMMANDS[args.command](args)
     except (ValueError, OSError) as error:
-        parser.exit(2, f"ccg-env {args.command}: error: {error}\n")
+        parser.exit(2, f"ccg-env {args.command}: error: {error_message(error)}\n")
     return 1
+
+
+_ERROR_PREFIX = re.compile(r"^\s*(?:[A-Za-z_.]*(?:Error|Exception)|error)\s*:\s*")
+
+
+def error_message(error: BaseException) -> str:
+    """An exception's text for the one-line "error:" message: without a leading "Error:" or "ValueError:" of its
+    own (the line already says error), on one line, and never empty (then the exception's type name)."""
+    text = " ".join(str(error).split())
+    while _ERROR_PREFIX.match(text):
+        text = _ERROR_PREFIX.sub("", text, count=1)
+    return text or type(error).__name__
 
 
 if __name__ == "__main__":

@@ -28,11 +28,11 @@ def _help(argv: list[str], capsys) -> str:
 
 def test_help_lists_every_command(capsys):
     text = _help(["--help"], capsys)
-    for name in ("arena", "play", "train", "bench", "replay", "model"):
+    for name in ("arena", "play", "train", "bench", "replay", "view", "model"):
         assert name in text
 
 
-@pytest.mark.parametrize("command", ["arena", "play", "train", "bench", "replay"])
+@pytest.mark.parametrize("command", ["arena", "play", "train", "bench", "replay", "view"])
 def test_help_describes_every_option(command, capsys):
     text = " ".join(_help([command, "--help"], capsys).split())
     for action in _subcommands()[command]._actions:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .cards import CardDef
     from .choices import Choice
     from .game import Game
+    from .log_words import LogWords
     from .rules import Rules
     from .state import Card
 
@@ -276,6 +277,17 @@ class GameView:
             who = "you" if entry.action.player == self.player else "enemy"
             lines.append(f"{'  ' * entry.depth}{entry.kind}({who}{', ' if fields else ''}{fields}){note}")
         return lines
+
+    def log_words(self, names: tuple[str, str] = ("Player 1", "Player 2")) -> LogWords:
+        """The log in words as the viewer may know it (see :mod:`ccg_env.engine.log_words`)."""
+        from ..engine.log_words import LogWords
+
+        return LogWords(self._game, self.player, names, can_see=self._visible)
+
+    def log_in_words(self, start: int = 0) -> list[str]:
+        """The log from entry ``start`` on as sentences ("You play Fireball on Chillwind Yeti"), indented by depth,
+        naming only what the viewer may see."""
+        return self.log_words().text(start)
 
     def _name_uids(self, key: str, value: object, hide: bool = False) -> object:
         """Show uids as card names when visible now (``hide``: never, e.g. what the enemy drew back then)."""

@@ -1,14 +1,15 @@
 """Text rendering of a game from one seat's point of view: boards, own hand, mana, heroes and recent actions.
 
-Only what the viewer may know is drawn: the enemy hand and secrets as counts, and the recent actions through
-:meth:`~ccg_env.engine.view.GameView.public_log` (cards the viewer cannot see, and every card the enemy drew,
-appear as "a card"), never the raw log, whose entries name every card by uid.
+Only what the viewer may know is drawn: the enemy hand and secrets as counts, and the recent actions in words
+through :meth:`~ccg_env.engine.view.GameView.log_in_words` (cards the viewer cannot see, and every card the enemy
+drew, appear as "a card"), never the raw log, whose entries name every card by uid. Turns are numbered per player.
 """
 
 from __future__ import annotations
 
 from ..engine import Card, Game, Player
 from ..engine.cards import keyword_names
+from ..engine.log_words import player_turn
 from ..engine.view import GameView
 
 #: How many of the most recent root actions (each with its reaction tree) the render shows.
@@ -18,7 +19,7 @@ MAX_LOG_LINES = 30
 
 
 def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0", "player_1"),
-                recent: int = RECENT_ROOT_ACTIONS) -> str:
+                recent: int = RECENT_ROOT_ACTIONS, since: int | None = None) -> str:
     """Return the board as text, seen by seat ``viewer``: the enemy hand and secrets appear only as counts.
 
     Args:
@@ -26,6 +27,7 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
         viewer: the seat whose hand and secrets are shown.
         names: the seats' display names.
         recent: how many recent root actions to list with their reaction trees (needs ``game.log``).
+        since: list the log from this entry on instead (e.g. everything one decision set off).
     """
     state = game.state
     me, enemy = state.players[viewer], state.players[1 - viewer]
@@ -33,16 +35,19 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
     lines += _side_lines(f"Enemy ({names[1 - viewer]})", enemy, hidden=True)
     lines += _side_lines(f"You ({names[viewer]})", me, hidden=False)
     lines.append("Recent actions:")
-    lines += ["  " + line for line in recent_actions(game, viewer, recent)]
+    actions = recent_actions(game, viewer, recent) if since is None else (
+        GameView(game, viewer).log_in_words(since) or ["(none)"])
+    lines += ["  " + line for line in actions]
     return "\n".join(lines)
 
 
 def _status_line(game: Game, names: tuple[str, str]) -> str:
+    """Whose turn it is, numbered per player ("heuristic's turn 3"), or the result."""
     state = game.state
     if state.result is None:
-        return f"Turn {state.turn}: {names[state.current]} to act"
+        return f"{names[state.current]}'s turn {player_turn(state.turn, state.current)} (game turn {state.turn})"
     winner = f", winner {names[state.winner]}" if state.winner is not None else ""
-    return f"Turn {state.turn}: game over ({state.result.value}{winner})"
+    return f"Game turn {state.turn}: game over ({state.result.value}{winner})"
 
 
 def _side_lines(title: str, player: Player, *, hidden: bool) -> list[str]:
@@ -50,8 +55,9 @@ def _side_lines(title: str, player: Player, *, hidden: bool) -> list[str]:
     armor = f" +{hero.armor} armor" if hero.armor else ""
     weapon = f", weapon {_weapon(player.weapon[0])}" if player.weapon else ""
     frozen = " (frozen)" if hero.is_frozen else ""
+    health = f"{hero.health}/{hero.max_health}" if hero.health > 0 else f"0/{hero.max_health} (defeated)"
     lines = [
-        f"{title}: hero {hero.health}/{hero.max_health}{armor}, attack {hero.attack}{weapon}{frozen}",
+        f"{title}: hero {health}{armor}, attack {hero.attack}{weapon}{frozen}",
         f"  mana {player.mana}/{player.max_mana}, deck {len(player.deck)}, hand {len(player.hand)}, "
         f"graveyard {len(player.graveyard)}, fatigue {player.fatigue}",
         "  battlefield: " + (", ".join(_minion(c) for c in player.battlefield) or "(empty)"),
@@ -94,7 +100,7 @@ def recent_actions(game: Game, viewer: int, roots: int = RECENT_ROOT_ACTIONS) ->
     while start > 0 and seen < roots:
         start -= 1
         seen += log[start].depth == 0
-    lines = GameView(game, viewer).public_log(start)
+    lines = GameView(game, viewer).log_in_words(start)
     if len(lines) > MAX_LOG_LINES:
         lines = [f"... ({len(lines) - MAX_LOG_LINES + 1} earlier lines)"] + lines[-MAX_LOG_LINES + 1:]
     return lines or ["(none yet)"]

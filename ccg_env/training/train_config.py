@@ -222,6 +222,17 @@ def _matches(value: Any, hint: Any) -> bool:
     return isinstance(value, origin or hint)
 
 
+def type_name(hint: Any) -> str:
+    """A type as a person reads it: "int", "float or null", "list[str]" (not "<class 'int'>")."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join(type_name(arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return "null"
+    if typing.get_origin(hint) is None and isinstance(hint, type):
+        return hint.__name__
+    return str(hint).replace("typing.", "")
+
+
 def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainConfig:
     """Build a :class:`TrainConfig`, naming ``source`` and the key in every error."""
     if not isinstance(values, dict):
@@ -231,7 +242,7 @@ def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainCon
         if key not in known:
             raise ValueError(f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
         if not _matches(value, FIELD_TYPES[key]):
-            raise ValueError(f"{source}: key {key!r} expects {FIELD_TYPES[key]}, got {value!r}")
+            raise ValueError(f"{source}: key {key!r} expects {type_name(FIELD_TYPES[key])}, got {value!r}")
     try:
         return TrainConfig(**values)
     except ValueError as error:

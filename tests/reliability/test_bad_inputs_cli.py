@@ -123,7 +123,8 @@ def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_
                 with pytest.raises(SystemExit):
                     subparser.parse_args([*required.get(command, []), action.option_strings[0], bad])
             checked.add(f"{command} {action.option_strings[0]}")
-    assert checked == {"arena --games", "arena --workers", "bench --seconds", "bench --repeats", "bench --games"}
+    assert checked == {"arena --games", "arena --workers", "bench --seconds", "bench --repeats", "bench --games",
+                       "serve --port"}
 
 
 def test_a_missing_replay_folder_is_refused_before_the_game(capsys, tmp_path):

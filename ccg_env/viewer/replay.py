@@ -1,0 +1,222 @@
+"""Saved games: read and check a replay file, and replay it through the engine into one frame per step.
+
+A replay file (written by ``ccg-env play --save``) is JSON: ``{"format": "ccg-env-replay/1", "seed": int,
+"seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``,
+and ``"data"`` naming the card, deck and rules files when they were not the packaged ones (for information).
+Files are hostile: every field is checked, and each choice is applied through :meth:`Game.apply`, so a choice
+that is not legal in the replayed game is reported with its number instead of being acted out.
+A frame is plain JSON-ready data read from the engine's player view (:class:`~ccg_env.engine.view.GameView`) and
+the log in words (:class:`~ccg_env.env.log_words.LogWords`); no rule is evaluated here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ..engine import Choice, ChoiceKind, Game
+from ..engine.cards import keyword_names
+from ..engine.errors import IllegalActionError, shown
+from ..engine.log_words import LogWords, player_turn
+from ..engine.view import CardView, GameView, SideView
+
+REPLAY_FORMAT = "ccg-env-replay/1"
+#: The name a person playing in the terminal gets in a replay's seats (agents.human.HumanAgent's default).
+HUMAN_NAME = "you"
+_KINDS = {kind.value: kind for kind in ChoiceKind}
+
+if TYPE_CHECKING:
+    from ..data_options import GameData
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A checked replay file: the game seed, both seats' names, the choices made, and the saved outcome."""
+
+    path: str
+    seed: int
+    seats: tuple[str, str]
+    choices: tuple[Choice, ...]
+    result: str | None
+    winner: int | None
+    #: the --cards / --decks / --rules paths the game was played with, as recorded (information only: the
+    #: files are never opened because a replay names them; pass them to the viewer yourself)
+    sources: dict[str, Any] | None = None
+
+    def default_seat(self) -> int | None:
+        """The seat a person played (the one seat named "you"), or None for a spectator's view of both hands."""
+        human = [seat for seat, name in enumerate(self.seats) if name == HUMAN_NAME]
+        return human[0] if len(human) == 1 else None
+
+
+def replay_document(seed: int, seats: tuple[str, str] | list[str], choices: list[Choice] | tuple[Choice, ...],
+                    game: Game, sources: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON document of a game played from ``Game.new(seed)`` with ``choices`` (``game`` gives the result);
+    ``sources`` records the card, deck and rules files it was played with, if not the packaged ones."""
+    document = {"format": REPLAY_FORMAT, "seed": seed, "seats": list(seats),
+                "choices": [[c.kind.value, c.source, c.target] for c in choices],
+                "result": game.result.value if game.result else None, "winner": game.winner}
+    if sources:
+        document["data"] = sources
+    return document
+
+
+def save_replay(path: str | Path, seed: int, seats: tuple[str, str] | list[str],
+                choices: list[Choice] | tuple[Choice, ...], game: Game, sources: dict[str, Any] | None = None) -> Path:
+    """Write a replay file (see the module docstring) and return its path."""
+    target = Path(path)
+    document = replay_document(seed, seats, choices, game, sources)
+    target.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    return target
+
+
+def load_replay(path: str | Path) -> Replay:
+    """Read and check a replay file; a missing or malformed field raises ``ValueError`` naming the file and field."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError(f"cannot read replay {str(path)!r}: nested too deeply to be a replay") from None
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read replay {str(path)!r}: {shown(str(error))}") from None
+    return parse_replay(document, str(path))
+
+
+def parse_replay(document: object, where: str = "<replay>") -> Replay:
+    """Check an already-parsed replay document (``where`` names it in errors)."""
+    if not isinstance(document, dict) or document.get("format") != REPLAY_FORMAT:
+        raise ValueError(f"{where!r} is not a ccg-env replay (expected \"format\": \"{REPLAY_FORMAT}\")")
+    seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"replay {where!r}: \"seed\" must be an integer game seed, got {shown(seed)}")
+    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
+        raise ValueError(f"replay {where!r}: \"seats\" must be the two seats' names, got {shown(seats)}")
+    if not isinstance(choices, list):
+        raise ValueError(f"replay {where!r}: \"choices\" must be a list of [kind, source, target], got {shown(choices)}")
+    parsed = [_parse_choice(entry, number, where) for number, entry in enumerate(choices)]
+    result, winner = document.get("result"), document.get("winner")
+    if result is not None and not isinstance(result, str):
+        raise ValueError(f"replay {where!r}: \"result\" must be a string or null, got {result!r}")
+    if winner not in (0, 1, None) or isinstance(winner, bool):
+        raise ValueError(f"replay {where!r}: \"winner\" must be 0, 1 or null, got {winner!r}")
+    sources = document.get("data")
+    if sources is not None and not isinstance(sources, dict):
+        raise ValueError(f"replay {where!r}: \"data\" must map cards/decks/rules to the files used, got {sources!r}")
+    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources)
+
+
+def _parse_choice(entry: object, number: int, where: str) -> Choice:
+    if not (isinstance(entry, list) and len(entry) == 3):
+        raise ValueError(f"replay {where!r}: choice {number} must be [kind, source, target], got {entry!r}")
+    kind, source, target = entry
+    if kind not in _KINDS:
+        raise ValueError(f"replay {where!r}: choice {number} has kind {kind!r}; expected one of {sorted(_KINDS)}")
+    for name, value in (("source", source), ("target", target)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"replay {where!r}: choice {number}'s {name} must be a card uid or null, got {value!r}")
+    return Choice(_KINDS[kind], source, target)
+
+
+def replay_games(replay: Replay, data: GameData | None = None) -> Iterator[tuple[int, Game]]:
+    """Yield (step, game) for the game after 0, 1, ... len(choices) choices: one game, advanced in place.
+
+    Raises:
+        ValueError: a choice is illegal in the replayed game, or the end differs from the saved result (the
+            file was saved with other cards or rules, or edited).
+    """
+    game = Game.new(replay.seed, **(data.game_kwargs() if data is not None else {}))
+    hint = _data_hint(replay, data)
+    yield 0, game
+    for number, choice in enumerate(replay.choices):
+        try:
+            game.apply(choice)
+        except IllegalActionError as error:
+            raise ValueError(f"replay {replay.path!r}: choice {number} ({list(choice)}) cannot be replayed: {error} "
+                             f"({hint})") from None
+        yield number + 1, game
+    saved = (replay.result, replay.winner)
+    replayed = (game.result.value if game.result else None, game.winner)
+    if saved != replayed:
+        raise ValueError(f"replay {replay.path!r}: the file says result {saved[0]!r}, winner {saved[1]!r}, but "
+                         f"replaying its choices gives result {replayed[0]!r}, winner {replayed[1]!r} ({hint})")
+
+
+def _data_hint(replay: Replay, data: GameData | None) -> str:
+    """What probably went wrong when a replay does not replay: other data files, or an edited file."""
+    recorded = {k: v for k, v in (replay.sources or {}).items() if v}
+    given = {k: v for k, v in ((data.sources or {}) if data is not None else {}).items() if v}
+    if recorded and recorded != given:
+        options = " ".join(f"--{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in recorded.items())
+        return f"it was played with {options}: give the same options"
+    return "was it played with other cards, decks or rules, or edited?"
+
+
+def build_frames(replay: Replay, seat: int | None = None, data: GameData | None = None) -> list[dict[str, Any]]:
+    """One JSON-ready frame per step (the start, then after each choice), seen by ``seat`` or a spectator (None).
+
+    A seat's frames show its own hand and secrets and the enemy's as counts; a spectator's show both hands.
+    """
+    if seat not in (0, 1, None):
+        raise ValueError(f"seat must be 0, 1 or None (spectator), got {seat!r}")
+    frames = []
+    log_seen = 0
+    for step, game in replay_games(replay, data):
+        words = GameView(game, seat).log_words(replay.seats) if seat is not None else LogWords(
+            game, None, replay.seats)
+        log = words.lines(log_seen, len(game.log))
+        log_seen = len(game.log)
+        frames.append(frame(game, seat, replay.seats, step, log))
+    return frames
+
+
+def frame(game: Game, seat: int | None, names: tuple[str, str], step: int,
+          log: list[tuple[int, str]]) -> dict[str, Any]:
+    """The game now, as a seat (or a spectator) sees it, with the log lines of the last step."""
+    if seat is None:
+        sides = [GameView(game, index).own for index in (0, 1)]
+    else:
+        view = GameView(game, seat)
+        sides = [view.own, view.enemy] if seat == 0 else [view.enemy, view.own]
+    state = game.state
+    current = state.current
+    return {
+        "step": step,
+        "turn": state.turn,
+        "player_turn": player_turn(state.turn, current),
+        "current": current,
+        "over": game.is_over,
+        "result": state.result.value if state.result else None,
+        "winner": state.winner,
+        "headline": next((text for depth, text in log if depth == 0), "(no action)"),
+        "log": [{"depth": depth, "text": text} for depth, text in log],
+        "sides": [_side(side, names[side.index], seat is None or side.index == seat) for side in sides],
+    }
+
+
+def _side(side: SideView, name: str, visible: bool) -> dict[str, Any]:
+    hero = side.hero
+    return {
+        "seat": side.index,
+        "name": name,
+        "hero": {"uid": hero.uid, "name": hero.name, "health": max(hero.health, 0), "max_health": hero.max_health,
+                 "armor": hero.armor, "attack": hero.attack, "frozen": hero.frozen, "defeated": hero.health <= 0},
+        "hero_power": None,  # the rules have no hero powers yet; the viewer keeps their place
+        "weapon": _card(side.weapon) if side.weapon else None,
+        "mana": side.mana,
+        "max_mana": side.max_mana,
+        "deck_size": side.deck_size,
+        "fatigue": side.fatigue,
+        "hand_size": side.hand_size,
+        "hand": [_card(card) for card in side.hand] if visible else None,
+        "secret_count": side.secret_count,
+        "secrets": [card.name for card in side.secrets] if visible else None,
+        "battlefield": [_card(card) for card in side.battlefield],
+    }
+
+
+def _card(card: CardView) -> dict[str, Any]:
+    return {"uid": card.uid, "name": card.name, "type": card.card_type.value, "cost": card.cost,
+            "attack": card.attack, "health": card.health, "max_health": card.max_health,
+            "durability": card.durability, "keywords": keyword_names(card.keywords),
+            "sleeping": card.sleeping, "frozen": card.frozen, "text": card.definition.text}

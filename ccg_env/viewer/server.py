@@ -1,0 +1,330 @@
+"""``ccg-env serve``: play a game in the browser against an agent, on a small local Flask server (127.0.0.1 only).
+
+The page draws the board from the person's seat with the viewer's code and asks the server for the legal
+moves, which come from the action mask every agent gets (:func:`ccg_env.env.masks.legal_mask` through the
+action codec), so the browser offers exactly what an agent may choose. A click sends an action id; the server
+checks it against a fresh mask, applies it, lets the opponent move until it is the person's turn again, and
+saves the game as a replay file when it ends, viewable at ``/games/<name>``. The opponent is passed in as a
+function (the command builds it from an agent spec), so this module needs no agent code.
+
+Flask is the framework: small, well kept, and its development server is enough for one local player.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from ..engine import Choice, Game
+from ..engine.choices import describe_choice
+from ..env.codec import ActionCodec, ActionLayout
+from ..env.masks import legal_mask
+from ..engine.view import GameView
+from .html import error_html, render_html
+from .replay import load_replay, save_replay, frame
+from .template import BOARD_SCRIPT, STYLE
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from ..data_options import GameData
+
+#: The opponent: given the game with the opponent on turn, make its move through ``game.apply`` and return the
+#: choice (the command wraps an agent in agents.match.MatchRunner.step, which checks it against the mask).
+Opponent = Callable[[Game], Choice]
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.json$")
+
+
+@dataclass
+class PlaySession:
+    """One game in progress between the person (``seat``) and the opponent; every call holds ``lock``."""
+
+    seed: int
+    seat: int
+    names: tuple[str, str]
+    opponent: Opponent
+    save_dir: Path
+    data: GameData | None = None
+    game: Game = field(init=False)
+    codec: ActionCodec = field(init=False)
+    choices: list[Choice] = field(init=False)
+    saved: str | None = field(init=False, default=None)
+    version: int = field(init=False, default=0)
+    lock: threading.Lock = field(init=False, default_factory=threading.Lock)
+    _log_seen: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.new_game(self.seed)
+
+    def new_game(self, seed: int) -> None:
+        """Start a fresh game with ``seed`` (the opponent moves first if it has seat 0)."""
+        kwargs = self.data.game_kwargs() if self.data is not None else {}
+        self.seed = seed
+        self.game = Game.new(seed, **kwargs)
+        self.codec = ActionCodec(ActionLayout.for_rules(self.game.state.rules))
+        self.choices = []
+        self.saved = None
+        self._log_seen = 0
+        self.version += 1
+        self._opponent_moves()
+
+    def legal_ids(self) -> list[int]:
+        """The person's legal action ids, read from the agents' action mask (empty when not on turn)."""
+        mask: np.ndarray = np.zeros(self.codec.layout.size, dtype=np.int8)
+        legal_mask(self.game, self.codec, self.seat, mask)
+        return [int(i) for i in np.flatnonzero(mask)]
+
+    def act(self, action_id: object) -> None:
+        """Apply the person's action id if the mask allows it, then let the opponent move.
+
+        Raises:
+            ValueError: not an integer id, not the person's turn, or an id the mask forbids.
+        """
+        if isinstance(action_id, bool) or not isinstance(action_id, int):
+            raise ValueError(f"an action must be an integer id, got {action_id!r}")
+        if self.game.is_over:
+            raise ValueError("the game is over: start a new one")
+        legal = self.legal_ids()
+        if action_id not in legal:
+            raise ValueError(f"action {action_id} is not legal now (legal ids: {legal})")
+        choice = self.codec.decode(self.game, action_id)
+        assert choice is not None  # a legal id always names a choice
+        self._apply(choice)
+        self._opponent_moves()
+
+    def _apply(self, choice: Choice) -> None:
+        self.game.apply(choice)
+        self.choices.append(choice)
+        self.version += 1
+
+    def _opponent_moves(self) -> None:
+        while not self.game.is_over and self.game.current_player != self.seat:
+            self.choices.append(self.opponent(self.game))
+            self.version += 1
+        if self.game.is_over and self.saved is None:
+            self.saved = self._save()
+
+    def _save(self) -> str:
+        self.save_dir.mkdir(parents=True, exist_ok=True)
+        name = f"game-{self.seed}-{time.strftime('%Y%m%d-%H%M%S')}-{self.version}.json"
+        save_replay(self.save_dir / name, self.seed, self.names, self.choices, self.game,
+                    self.data.sources if self.data is not None else None)
+        return name
+
+    def state(self, whole_log: bool = False) -> dict[str, Any]:
+        """What the page draws: the board from the person's seat, the log since the page's last look (or the
+        whole game's, for a page just opened), and the person's legal moves."""
+        log = GameView(self.game, self.seat).log_words(self.names).lines(0 if whole_log else self._log_seen)
+        self._log_seen = len(self.game.log)
+        moves = []
+        for action_id in self.legal_ids():
+            choice = self.codec.decode(self.game, action_id)
+            assert choice is not None
+            moves.append({"id": action_id, "kind": choice.kind.value, "source": choice.source,
+                          "target": choice.target, "text": describe_choice(self.game, choice)})
+        return {"version": self.version, "frame": frame(self.game, self.seat, self.names, len(self.choices), log),
+                "moves": moves, "saved": self.saved, "seed": self.seed}
+
+
+def create_app(session: PlaySession) -> Flask:
+    """The Flask app serving ``session``: the play page, its JSON API and the saved games' viewer pages."""
+    from flask import Flask, Response, jsonify, request
+
+    app = Flask("ccg_env.viewer.server")
+
+    @app.get("/")
+    def play_page() -> Response:
+        page = (PLAY_PAGE.replace("__STYLE__", STYLE).replace("__SCRIPT__", BOARD_SCRIPT + PLAY_SCRIPT)
+                .replace("__SEAT__", str(session.seat))
+                .replace("__OPPONENT__", html.escape(session.names[1 - session.seat])))
+        return Response(page, mimetype="text/html")
+
+    @app.get("/api/state")
+    def state() -> Response:
+        with session.lock:
+            return jsonify(session.state(whole_log=request.args.get("log") == "all"))
+
+    @app.post("/api/act")
+    def act() -> Any:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or "action" not in body:
+            return jsonify({"error": "send JSON {\"action\": <action id>}"}), 400
+        with session.lock:
+            try:
+                session.act(body["action"])
+            except ValueError as error:
+                return jsonify({"error": str(error)}), 400
+            return jsonify(session.state())
+
+    @app.post("/api/new")
+    def new_game() -> Response:
+        with session.lock:
+            session.new_game(session.seed + 1)
+            return jsonify(session.state())
+
+    @app.get("/games/<name>")
+    def view_game(name: str) -> Any:
+        if not _SAFE_NAME.match(name):
+            return _error(f"{name!r} is not a saved game's name (letters, digits, '.', '_', '-', ending in .json)",
+                          404)
+        path = session.save_dir / name
+        if not path.is_file():
+            return _error(f"no saved game {name!r} in {str(session.save_dir)!r}", 404)
+        try:
+            page = render_html(load_replay(path), session.seat, data=session.data)
+        except ValueError as error:
+            return _error(str(error), 422)
+        return Response(page, mimetype="text/html")
+
+    def _error(message: str, status: int) -> tuple[Response, int]:
+        return Response(error_html(message), mimetype="text/html"), status
+
+    return app
+
+
+def serve(session: PlaySession, port: int = 8765, *, ready: Callable[[str], None] | None = None) -> None:
+    """Serve ``session`` on 127.0.0.1:``port`` (0 = any free port) until interrupted; ``ready`` gets the URL."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", port, create_app(session), threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}/"
+    if ready is not None:
+        ready(url)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+PLAY_SCRIPT = """
+let state = null;
+let selected = null;  // the uid of the clicked card or minion whose targets are shown
+
+async function call(method, path, body) {
+  const response = await fetch(path, {method: method, headers: {"Content-Type": "application/json"},
+                                      body: body === undefined ? undefined : JSON.stringify(body)});
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function show(data) {
+  state = data;
+  selected = null;
+  draw();
+  document.body.dataset.version = data.version;
+}
+
+function report(error) {
+  document.getElementById("message").textContent = String(error.message || error);
+}
+
+function movesFrom(uid) { return state.moves.filter(m => m.source === uid); }
+
+function draw() {
+  const frame = state.frame;
+  document.getElementById("status").textContent = statusText(frame);
+  document.getElementById("board").replaceChildren(
+    sideNode(frame.sides[1 - Number(document.body.dataset.seat)], frame, "top"),
+    sideNode(frame.sides[Number(document.body.dataset.seat)], frame, "bottom"));
+  const log = document.getElementById("log");
+  for (const line of frame.log) {
+    const item = el("li", "", line.text);
+    item.dataset.depth = line.depth;
+    item.style.paddingLeft = (line.depth * 14) + "px";
+    log.append(item);
+  }
+  log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  const endTurn = state.moves.find(m => m.kind === "end_turn");
+  document.getElementById("end-turn").disabled = !endTurn;
+  const saved = document.getElementById("saved");
+  saved.replaceChildren();
+  if (state.saved) {
+    const link = el("a", "", "view the saved game (" + state.saved + ")");
+    link.href = "/games/" + encodeURIComponent(state.saved);
+    link.id = "saved-link";
+    saved.append(link);
+  }
+  for (const node of document.querySelectorAll("#board [data-uid]")) {
+    const uid = Number(node.dataset.uid);
+    if (movesFrom(uid).length) node.classList.add("playable");
+    node.addEventListener("click", () => clicked(uid));
+  }
+  document.getElementById("message").textContent = state.frame.over ? "" :
+    (state.moves.length ? "Click a glowing card or minion, then its target; or end your turn." : "");
+}
+
+function clicked(uid) {
+  if (selected !== null) {
+    const move = movesFrom(selected).find(m => m.target === uid);
+    if (move) { act(move.id); return; }
+  }
+  const moves = movesFrom(uid);
+  if (!moves.length) return;
+  if (moves.length === 1 && moves[0].target === null) { act(moves[0].id); return; }
+  selected = uid;
+  for (const node of document.querySelectorAll(".targetable, .selected")) node.classList.remove("targetable", "selected");
+  const targets = new Set(moves.map(m => m.target));
+  for (const node of document.querySelectorAll("#board [data-uid]")) {
+    const target = Number(node.dataset.uid);
+    if (target === uid) node.classList.add("selected");
+    else if (targets.has(target)) node.classList.add("targetable");
+  }
+  document.getElementById("message").textContent = "Now click a target (glowing red).";
+}
+
+async function act(id) {
+  try { show(await call("POST", "/api/act", {action: id})); } catch (error) { report(error); }
+}
+
+document.getElementById("end-turn").addEventListener("click", () => {
+  const move = state.moves.find(m => m.kind === "end_turn");
+  if (move) act(move.id);
+});
+document.getElementById("new-game").addEventListener("click", async () => {
+  try { document.getElementById("log").replaceChildren(); show(await call("POST", "/api/new")); }
+  catch (error) { report(error); }
+});
+call("GET", "/api/state?log=all").then(show, report);
+"""
+
+PLAY_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>ccg-env: play</title>
+<style>__STYLE__
+.playable { box-shadow: 0 0 0 3px #6fe36f; cursor: pointer; }
+.selected { box-shadow: 0 0 0 3px #f2c14e; }
+.targetable { box-shadow: 0 0 0 3px #ff5c5c !important; cursor: crosshair; }
+.hero.targetable { border-radius: 6px; }
+#message { color: #f2c14e; min-height: 1.3em; }
+#saved a { color: #9fd4ff; }
+</style>
+</head>
+<body data-seat="__SEAT__">
+<header>
+  <h1>ccg-env: you against __OPPONENT__</h1>
+  <button id="end-turn" type="button">End turn</button>
+  <button id="new-game" type="button">New game</button>
+  <span id="saved"></span>
+</header>
+<main>
+  <div>
+    <div id="status"></div>
+    <div id="message"></div>
+    <div id="board"></div>
+  </div>
+  <aside id="log-panel"><h2>What happened</h2><ul id="log"></ul></aside>
+</main>
+<script>__SCRIPT__</script>
+</body>
+</html>
+"""

@@ -1,0 +1,83 @@
+"""The log in words: sentences per action, hidden cards as "a card" from a seat, turns numbered per player."""
+
+from __future__ import annotations
+
+import pytest
+
+from ccg_env.engine import Choice, ChoiceKind, Game
+from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.log_words import LogWords, player_turn
+from ccg_env.engine.view import GameView
+
+
+def _fireball_on_yeti() -> tuple[Game, int]:
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": ["fireball"]}, {"mana": 10, "battlefield": ["chillwind_yeti"]}]})
+    fireball = game.player(0).hand[0]
+    yeti = game.player(1).battlefield[0]
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, fireball.uid, yeti.uid))
+    return game, start
+
+
+def test_a_spell_on_a_minion_reads_as_sentences_with_the_reaction_tree_depths():
+    game, start = _fireball_on_yeti()
+    lines = GameView(game, 0).log_words().lines(start)
+    assert lines[0] == (0, "You play Fireball on Chillwind Yeti")
+    assert (1, "Fireball is cast on Chillwind Yeti") in lines
+    assert any(text == "Fireball deals 6 damage to Chillwind Yeti" and depth > 1 for depth, text in lines)
+    assert (0, "Chillwind Yeti dies") in lines
+    assert [depth for depth, _ in lines] == [entry.depth for entry in game.log[start:]]
+
+
+def test_the_enemy_sees_the_same_play_from_its_side():
+    game, start = _fireball_on_yeti()
+    assert GameView(game, 1).log_words().text(start)[0] == "Enemy plays Fireball on Chillwind Yeti"
+    spectator = LogWords(game, None, ("Ann", "Bob")).text(start)
+    assert spectator[0] == "Ann plays Fireball on Chillwind Yeti"
+
+
+def test_enemy_draws_stay_hidden_from_a_seat_but_not_from_a_spectator():
+    game = Game.new(0)
+    enemy_hand = [card.name for card in game.player(1).hand if card.definition.collectible]
+    seat_text = "\n".join(GameView(game, 0).log_words().text())
+    assert "Enemy draws 4 cards" in seat_text
+    assert not any(name in seat_text for name in enemy_hand)
+    spectator_text = "\n".join(LogWords(game, None, ("Ann", "Bob")).text())
+    assert f"Bob draws 4 cards: {', '.join(enemy_hand[:-1])} and {enemy_hand[-1]}" in spectator_text
+
+
+def test_turns_are_numbered_per_player():
+    game = Game.new(0)
+    for _ in range(3):
+        game.apply(END_TURN)
+    assert game.turn == 4
+    text = GameView(game, 0).log_words().text()
+    assert [line.strip() for line in text if "turn" in line and "begins" in line] == [
+        "Your turn 1 begins", "The enemy's turn 1 begins", "Your turn 2 begins", "The enemy's turn 2 begins"]
+    later = GameView(game, 1).log_words().text(len(game.log) - 3)  # numbering continues when reading from the middle
+    assert "Your turn 2 begins" in [line.strip() for line in later]
+    assert [player_turn(t, 0) for t in (1, 3, 5)] == [1, 2, 3]
+    assert [player_turn(t, 1) for t in (2, 4, 6)] == [1, 2, 3]
+
+
+def test_every_action_kind_of_a_full_game_has_a_sentence():
+    import random
+
+    game = Game.new(5)
+    rng = random.Random(1)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    seats = [GameView(game, seat).log_words() for seat in (0, 1)]
+    for words in [*seats, LogWords(game, None, ("Ann", "Bob"))]:
+        for line in words.text():
+            assert "(" not in line.split(" ")[0], f"a raw repr in the log: {line!r}"
+    assert GameView(game, game.winner).log_words().text()[-1] == "Game over: you win"
+
+
+def test_a_seat_needs_the_views_visibility_rule():
+    game = Game.new(0)
+    with pytest.raises(ValueError, match="needs can_see"):
+        LogWords(game, 0)
+    with pytest.raises(ValueError, match="viewer must be 0, 1 or None"):
+        LogWords(game, 2, can_see=lambda card: True)
