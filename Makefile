@@ -36,9 +36,11 @@ test: build
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	CCG_ENV_PURE_PYTHON=1 $(BIN)/python -m pytest $(PYTEST_ARGS) tests/engine
 
+# Every speed script; the mutation tooling (mutation_*.py, mutmut_plugin.py) has targets of its own below.
 bench: build
 	@set -e; for script in benchmarks/*.py; do \
 		[ -e "$$script" ] || { echo "no benchmarks yet"; break; }; \
+		case "$$script" in benchmarks/mutation_*|benchmarks/mutmut_*) continue;; esac; \
 		echo "== $$script"; $(BIN)/python "$$script"; \
 	done
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from ccg_env.engine import Deck, Game, IllegalActionError, Rules
 from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.game_setup import DEFAULT_DECKS
 from ccg_env.env.core import EnvCore
 from ccg_env.engine.view import GameView
 
@@ -89,7 +90,10 @@ class MatchRunner:
             self.step(game, agents[game.current_player], seed)
             decisions += 1
         result = game.result.value if game.result is not None else "unfinished"
-        deck0, deck1 = (deck_label(spec) for spec in (self.core.decks_for(seed) if decks is None else decks))
+        dealt = decks if decks is not None else self.decks
+        if dealt is None or isinstance(dealt, str):  # the packaged pair, or "random": the pair the core dealt
+            dealt = DEFAULT_DECKS if dealt is None else self.core.decks_for(seed)
+        deck0, deck1 = (deck_label(spec) for spec in dealt)
         return GameRecord(_name(agents[0]), _name(agents[1]), seed, game.winner, result, game.turn, decisions,
                           deck0, deck1)
 

@@ -242,8 +242,9 @@ def run_arena(args: argparse.Namespace) -> int:
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     check_deck_names(args.decks)
-    n_decks = len(resolve_pool(args.decks))  # a bad deck file or a deck given twice stops here, before any game
-    data = load_game_data(args.cards, None, args.rules)  # arena's --decks is a pool, checked above
+    data = load_game_data(args.cards, None, args.rules)  # arena's --decks is a pool, checked next
+    # a bad deck file or a deck given twice stops here, before any game
+    n_decks = len(resolve_pool(args.decks, data.rules, data.cards))
     agents = with_trust(args.agents) if args.trust_model else list(args.agents)
     for spec in agents:
         build_agent(spec)  # and so does a bad agent spec, before the note below (keeping errors to one line)
