@@ -20,6 +20,8 @@ from ccg_env.engine.errors import shown
 from ccg_env.engine.rules import RANGES
 from ccg_env.engine.serialize import MAX_NUMBER, MAX_STATE_CHARS
 
+from .child_process import PEAK_MB_PRELUDE
+
 
 def alias_bomb(levels: int = 10, width: int = 9) -> str:
     """A YAML file of a few hundred bytes whose aliases expand to ``width ** levels`` values."""
@@ -37,16 +39,7 @@ def card_bomb(levels: int = 10, width: int = 9) -> str:
             f"    text: [{', '.join(anchors)}]\n    keywords: [{', '.join([f'*a{levels - 2}'] * width)}]\n")
 
 
-MEASURE = textwrap.dedent("""
-    import json, resource, sys, time
-
-    def peak_mb():  # this process's peak resident memory: VmHWM (ru_maxrss keeps the parent's peak across exec)
-        try:
-            with open("/proc/self/status") as status:
-                return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
-        except (OSError, StopIteration):
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
+MEASURE = PEAK_MB_PRELUDE + textwrap.dedent("""
     import ccg_env.engine as engine
     from ccg_env.engine import Game, Rules, load_cards
     kind, path = sys.argv[1], sys.argv[2]

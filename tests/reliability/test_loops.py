@@ -28,6 +28,8 @@ from ccg_env.engine.decks import Deck
 from ccg_env.engine.invariants import InvariantMonitor, check_invariants
 from ccg_env.engine.native import PURE_ENV_VAR
 
+from .child_process import PEAK_MB_PRELUDE
+
 LOOP_CARDS = textwrap.dedent("""
     cards:
       - id: self_harmer
@@ -106,16 +108,7 @@ BOARDS = {
                            ("attack", "phoenix", "wall"), "phoenix"),
 }
 
-SCRIPT = textwrap.dedent("""
-    import json, resource, sys, time
-
-    def peak_mb():  # this process's peak resident memory: VmHWM (ru_maxrss keeps the parent's peak across exec)
-        try:
-            with open("/proc/self/status") as status:
-                return next(int(line.split()[1]) for line in status if line.startswith("VmHWM")) / 1024
-        except (OSError, StopIteration):
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
+SCRIPT = PEAK_MB_PRELUDE + textwrap.dedent("""
     import ccg_env.engine as engine
     from ccg_env.engine import Game, load_cards
     from ccg_env.engine.datafiles import config_dir
