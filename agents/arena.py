@@ -26,12 +26,18 @@ the number of workers.
 
 The report (see :mod:`agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
 and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
+
+``save_games=K`` also writes the first ``K`` games of every pair as replay files (the format of
+:mod:`ccg_env.viewer.replay`, which ``ccg-env view`` and ``ccg-env replay`` open) into
+``<out_dir>/games/<A>-vs-<B>/game_<k>.json``, ``k`` numbering the pair's games as above; each file records the
+decks dealt (packaged names replay as they are; deck files by their path, given again with ``--decks``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -42,6 +48,7 @@ from tqdm import tqdm
 from ccg_env.agent_api import Agent, make_agent
 from ccg_env.engine import Deck, Rules, default_cards
 from ccg_env.engine.decks import default_deck_paths, resolve_deck
+from ccg_env.viewer.replay import save_replay
 
 from .match import GameRecord, MatchRunner, deck_label
 from .report import format_table, pair_rows, rating_rows, save_result
@@ -57,6 +64,7 @@ class TournamentResult:
     seats: list[tuple[int, int]]  # per game: (agent index in seat 0, agent index in seat 1)
     config: dict[str, Any] = field(default_factory=dict)
     decks: list[str] = field(default_factory=list)  # the deck pool, in schedule order (records name their decks)
+    replays: list[str] = field(default_factory=list)  # the sample games' replay files (``save_games``), in game order
 
     def __post_init__(self) -> None:
         for record in self.games:  # results built by hand may leave out the pool: take it from the records
@@ -253,19 +261,65 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
-                 pool: Sequence[Deck] = ()) -> None:
+                 pool: Sequence[Deck] = (), saves: dict[int, tuple[str, dict[str, Any]]] | None = None) -> None:
     agents = [build_agent(spec) for spec in specs]
     for agent, name in zip(agents, names):
         agent.name = name
     _WORKER["agents"] = agents
     _WORKER["runner"] = MatchRunner(**runner_kwargs)
     _WORKER["pool"] = list(pool)
+    _WORKER["saves"] = saves or {}
 
 
 def _play_task(task: Task) -> tuple[int, GameRecord]:
-    agents, pool = _WORKER["agents"], _WORKER["pool"]
+    agents, pool, runner = _WORKER["agents"], _WORKER["pool"], _WORKER["runner"]
     decks = (pool[task.deck0], pool[task.deck1]) if pool else None
-    return task.game, _WORKER["runner"].play((agents[task.seat0], agents[task.seat1]), task.seed, decks=decks)
+    seated = (agents[task.seat0], agents[task.seat1])
+    save = _WORKER["saves"].get(task.game)
+    if save is None:
+        return task.game, runner.play(seated, task.seed, decks=decks)
+    path, sources = save
+    game, choices = runner.new_game(task.seed, decks=decks), []
+    record = runner.play(seated, task.seed, game=game, decks=decks, choices=choices)
+    save_replay(path, task.seed, [record.seat0, record.seat1], choices, game, sources)
+    return task.game, record
+
+
+def safe_name(name: str) -> str:
+    """``name`` as one file-name part: runs of characters other than letters, digits, ``.``, ``_`` and ``-`` become
+    ``_`` (``search:iterations=16`` -> ``search_iterations_16``), at most 60 characters, never empty or dots only."""
+    text = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:60]
+    return text if text.strip(".") else f"_{text}"
+
+
+def deck_source(spec: Any) -> str:
+    """How a replay file records a pool deck: a packaged name as given, a file by its path, a ``Deck`` by its name."""
+    if isinstance(spec, Deck):
+        return spec.name
+    return spec if isinstance(spec, str) and spec in default_deck_paths() else str(spec)
+
+
+def sample_games(tasks: Sequence[Task], names: Sequence[str], games_per_pair: int, save_games: int, folder: Path,
+                 deck_sources: Sequence[str], sources: dict[str, Any] | None = None
+                 ) -> dict[int, tuple[str, dict[str, Any]]]:
+    """The replay files of the first ``save_games`` games of each pair: game index -> (path, the replay's
+    ``"data"``: the files given in ``sources`` and the two decks dealt). Creates the pair folders."""
+    saves: dict[int, tuple[str, dict[str, Any]]] = {}
+    used: set[str] = set()
+    for start in range(0, len(tasks), games_per_pair):
+        first = tasks[start]
+        a, b = first.seat0, first.seat1  # game 0 of a pair seats its first agent in seat 0
+        pair_name = base = f"{safe_name(names[a])}-vs-{safe_name(names[b])}"
+        k = 2
+        while pair_name in used:
+            pair_name, k = f"{base}_{k}", k + 1
+        used.add(pair_name)
+        (folder / pair_name).mkdir(parents=True, exist_ok=True)
+        for task in tasks[start:start + min(save_games, games_per_pair)]:
+            data = {**(sources or {}), "decks": [deck_sources[task.deck0], deck_sources[task.deck1]]}
+            saves[task.game] = (str(folder / pair_name / f"game_{task.game - start}.json"),
+                                {key: value for key, value in data.items() if value})
+    return saves
 
 
 def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool) -> Iterator[tuple[int, GameRecord]]:
@@ -283,7 +337,8 @@ def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool) -> I
 
 def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 0, workers: int = 2,
                    out_dir: str | None = None, *, progress: bool = True, rules: Any = None, cards: Any = None,
-                   decks: Sequence[Any] | None = None) -> TournamentResult:
+                   decks: Sequence[Any] | None = None, save_games: int = 0,
+                   sources: dict[str, Any] | None = None) -> TournamentResult:
     """Play a seeded round-robin over a deck pool and return its results (also saved to ``out_dir`` when given).
 
     Args:
@@ -297,25 +352,40 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
         rules, cards: passed to ``Game.new`` (defaults: packaged rules and cards).
         decks: the deck pool (packaged deck names, ``Deck`` objects or .yaml paths); default: every packaged
             deck. Each game deals two decks of the pool (possibly the same one) to the seats, as scheduled.
+        save_games: write the first this many games of every pair as replay files under ``out_dir/games/``
+            (see the module docstring); 0 writes none and records no choices.
+        sources: the ``--cards`` / ``--rules`` files the games are played with, recorded in those replays as
+            ``ccg-env play --save`` does (:attr:`ccg_env.data_options.GameData.sources`).
 
     Raises:
-        ValueError: fewer than two agents, an unknown agent or deck, an empty pool or a deck given twice.
+        ValueError: fewer than two agents, an unknown agent or deck, an empty pool, a deck given twice, or
+            ``save_games`` negative or without ``out_dir``.
         IllegalActionError: an agent chose an action its mask forbids (the game is named in the message).
     """
     if len(agents) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {len(agents)}")
     if games_per_pair < 1:
         raise ValueError(f"games_per_pair must be at least 1, got {games_per_pair}")
+    if isinstance(save_games, bool) or not isinstance(save_games, int) or save_games < 0:
+        raise ValueError(f"save_games must be a whole number of at least 0, got {save_games!r}")
+    if save_games and out_dir is None:
+        raise ValueError("save_games needs out_dir: the replay files go into out_dir/games/")
     pool = resolve_pool(decks, rules, cards)
     names = _unique_names([build_agent(spec) for spec in agents])
     full = schedule(len(names), games_per_pair, seed, len(pool))
-    init_args = (list(agents), names, {"rules": rules, "cards": cards}, pool)
+    saves: dict[int, tuple[str, dict[str, Any]]] = {}
+    if save_games and out_dir is not None:
+        specs = list(default_deck_paths()) if decks is None else list(decks)
+        saves = sample_games(full, names, games_per_pair, save_games, Path(out_dir) / "games",
+                             [deck_source(spec) for spec in specs], sources)
+    init_args = (list(agents), names, {"rules": rules, "cards": cards}, pool, saves)
     records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
     labels = [deck.name for deck in pool]
     config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "decks": labels,
-              "cycle_games": cycle_games(len(pool)), "balance": balance_note(games_per_pair, len(pool))}
+              "cycle_games": cycle_games(len(pool)), "balance": balance_note(games_per_pair, len(pool)),
+              "save_games": save_games}
     result = TournamentResult(names, [records[t.game] for t in full], [(t.seat0, t.seat1) for t in full], config,
-                              list(labels))
+                              list(labels), [path for _, (path, _) in sorted(saves.items())])
     if out_dir is not None:
         result.save(out_dir)
     return result

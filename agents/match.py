@@ -71,11 +71,12 @@ class MatchRunner:
         return self.core.new_game(seed, decks=decks, log=log)
 
     def play(self, agents: Sequence[Agent], seed: int, *, game: Game | None = None,
-             decks: Sequence[Any] | None = None) -> GameRecord:
+             decks: Sequence[Any] | None = None, choices: list[Choice] | None = None) -> GameRecord:
         """Play one game, ``agents[i]`` in seat ``i``; each agent is reset with a seed derived from ``seed``.
 
         ``decks`` (one per seat: packaged names, ``Deck`` objects or paths) replaces the runner's decks for this
         game; the record names the decks played (those of ``game`` when it is given: pass its decks too).
+        ``choices``, when given, gets every applied choice appended in order (what a replay file holds).
 
         Raises:
             IllegalActionError: an agent picked an action outside its mask (named in the message).
@@ -87,7 +88,9 @@ class MatchRunner:
         while not game.is_over:
             if decisions >= MAX_DECISIONS:
                 raise RuntimeError(f"game seed {seed} exceeded {MAX_DECISIONS} decisions; an agent never ends turns")
-            self.step(game, agents[game.current_player], seed)
+            choice = self.step(game, agents[game.current_player], seed)
+            if choices is not None:
+                choices.append(choice)
             decisions += 1
         result = game.result.value if game.result is not None else "unfinished"
         dealt = decks if decks is not None else self.decks

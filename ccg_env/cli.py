@@ -52,6 +52,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def non_negative_int(text: str) -> int:
+    """argparse type: a whole number of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
 def port_number(text: str) -> int:
     """argparse type: a TCP port, 1 to 65535."""
     try:
@@ -108,6 +119,9 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--out-dir", default="arena_results",
                        help="folder for results.json, pairs.csv, seats.csv, decks.csv, matchups.csv, ratings.csv, "
                             "games.csv and the plots")
+    arena.add_argument("--save-games", type=non_negative_int, default=0, metavar="K",
+                       help="also write the first K games of every pair as replay files (for 'ccg-env view' and "
+                            "'ccg-env replay') into OUT_DIR/games/A-vs-B/game_<k>.json")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
     add_data_options(arena, decks=False)  # --decks above: a pool of decks, not a pair
@@ -151,7 +165,8 @@ def _add_bench(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_replay(commands: argparse._SubParsersAction) -> None:
-    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save', decision by decision: "
+    replay = _command(commands, "replay", "Replay a game saved with 'ccg-env play --save' (or 'arena --save-games'), "
+                                          "decision by decision: "
                                           "Enter shows the next, b goes back, q quits.")
     replay.add_argument("path", help="the replay JSON file")
     replay.add_argument("--seat", type=int, choices=(0, 1), default=0,
@@ -167,7 +182,7 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
 def _add_view(commands: argparse._SubParsersAction) -> None:
     view = _command(commands, "view", "Write a saved game as one self-contained HTML page that steps through it "
                                       "(no server, nothing fetched): heroes, hands, minions, each action's reactions.")
-    view.add_argument("path", help="the replay JSON file ('ccg-env play --save')")
+    view.add_argument("path", help="the replay JSON file ('ccg-env play --save' or 'arena --save-games')")
     view.add_argument("-o", "--out", metavar="HTML",
                       help="the page to write (default: the replay's name with .html)")
     view.add_argument("--seat", choices=("auto", "0", "1", "both"), default="auto",
@@ -252,9 +267,14 @@ def run_arena(args: argparse.Namespace) -> int:
         print(f"note: {balance_note(args.games, n_decks)}", file=sys.stderr)
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress, rules=data.rules,
-                            cards=data.cards, decks=args.decks)
+                            cards=data.cards, decks=args.decks, save_games=args.save_games,
+                            sources=data.sources)
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
+    if result.replays:
+        folders = list(dict.fromkeys(str(Path(path).parent) for path in result.replays))
+        print(f"sample games (the first {min(args.save_games, args.games)} of each pair) written to "
+              f"{', '.join(f'{folder}/' for folder in folders)}; open one with 'ccg-env view {result.replays[0]}'")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 A replay file (written by ``ccg-env play --save``) is JSON: ``{"format": "ccg-env-replay/1", "seed": int,
 "seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``,
-and ``"data"`` naming the card, deck and rules files when they were not the packaged ones (for information).
+and ``"data"`` naming the card, deck and rules files when they were not the packaged ones. Recorded decks that
+are all packaged deck names (as the arena's sample games record them) are replayed as they are unless other decks
+are given; recorded files are information only (a replay never makes the reader open a file it names).
 Files are hostile: every field is checked, and each choice is applied through :meth:`Game.apply`, so a choice
 that is not legal in the replayed game is reported with its number instead of being acted out.
 A frame is plain JSON-ready data read from the engine's player view (:class:`~ccg_env.engine.view.GameView`) and
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..engine import Choice, ChoiceKind, Game
 from ..engine.cards import keyword_names
+from ..engine.decks import default_deck_paths
 from ..engine.errors import IllegalActionError, shown
 from ..engine.log_words import LogWords, player_turn
 from ..engine.view import CardView, GameView, SideView
@@ -41,8 +44,8 @@ class Replay:
     choices: tuple[Choice, ...]
     result: str | None
     winner: int | None
-    #: the --cards / --decks / --rules paths the game was played with, as recorded (information only: the
-    #: files are never opened because a replay names them; pass them to the viewer yourself)
+    #: the --cards / --decks / --rules paths the game was played with, as recorded (files are never opened
+    #: because a replay names them: pass them to the viewer yourself; packaged deck names are used as they are)
     sources: dict[str, Any] | None = None
 
     def default_seat(self) -> int | None:
@@ -125,7 +128,11 @@ def replay_games(replay: Replay, data: GameData | None = None) -> Iterator[tuple
         ValueError: a choice is illegal in the replayed game, or the end differs from the saved result (the
             file was saved with other cards or rules, or edited).
     """
-    game = Game.new(replay.seed, **(data.game_kwargs() if data is not None else {}))
+    kwargs = data.game_kwargs() if data is not None else {}
+    packaged = recorded_packaged_decks(replay)
+    if packaged and kwargs.get("decks") is None:
+        kwargs["decks"] = [packaged[0], packaged[-1]]
+    game = Game.new(replay.seed, **kwargs)
     hint = _data_hint(replay, data)
     yield 0, game
     for number, choice in enumerate(replay.choices):
@@ -142,10 +149,21 @@ def replay_games(replay: Replay, data: GameData | None = None) -> Iterator[tuple
                          f"replaying its choices gives result {replayed[0]!r}, winner {replayed[1]!r} ({hint})")
 
 
+def recorded_packaged_decks(replay: Replay) -> list[str] | None:
+    """The replay's recorded decks (one for both seats, or seat 0's and seat 1's) if all are packaged deck names."""
+    decks = (replay.sources or {}).get("decks")
+    packaged = default_deck_paths()
+    if isinstance(decks, list) and 1 <= len(decks) <= 2 and all(isinstance(d, str) and d in packaged for d in decks):
+        return list(decks)
+    return None
+
+
 def _data_hint(replay: Replay, data: GameData | None) -> str:
     """What probably went wrong when a replay does not replay: other data files, or an edited file."""
     recorded = {k: v for k, v in (replay.sources or {}).items() if v}
     given = {k: v for k, v in ((data.sources or {}) if data is not None else {}).items() if v}
+    if "decks" not in given and recorded_packaged_decks(replay):
+        given["decks"] = recorded["decks"]  # used as recorded
     if recorded and recorded != given:
         options = " ".join(f"--{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in recorded.items())
         return f"it was played with {options}: give the same options"
