@@ -45,13 +45,13 @@ MODULES = ("ccg_env/engine/systems/keywords.py", "ccg_env/engine/systems/combat.
 TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "tests/engine/test_roundtrip_fields.py",
          "tests/engine/test_game_api.py", "tests/engine/test_mana_and_turns.py", "tests/engine/test_drawing.py",
          "tests/cards", "tests/env/test_seat_rewards.py", "tests/env/test_configured_rules.py",
-         "tests/reliability/test_bad_inputs_engine.py")
+         "tests/env/test_opponent_views.py", "tests/reliability/test_bad_inputs_engine.py")
 #: pytest options narrowing TESTS: the quick tests only (whole random games are left to `make mutation`).
 SELECT = ["-m", "not slow", "-k", "not whole_games"]
 SIZE = 12
 SEED = 19
 #: The score (percent) this sample had when it was recorded; the check fails below it.
-MIN_SCORE = 75.0
+MIN_SCORE = 91.6  # 11 of 12 (2026-11-25: the twelfth, an error-message string, has no test)
 
 
 def prepare_scratch() -> list[str]:
