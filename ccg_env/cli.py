@@ -41,37 +41,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1."""
+def _whole_number(text: str, low: int, high: int | None, expected: str, must: str) -> int:
+    """``text`` as an int in ``low..high`` (no upper bound when ``high`` is None), or an argparse error."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be {must}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    return _whole_number(text, 1, None, "a whole number of at least 1", "at least 1")
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: a whole number of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
+    return _whole_number(text, 0, None, "a whole number of at least 0", "at least 0")
 
 
 def port_number(text: str) -> int:
     """argparse type: a TCP port, 1 to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number from 1 to 65535, got {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, got {value}")
-    return value
+    return _whole_number(text, 1, 65535, "a port number from 1 to 65535", "a port number from 1 to 65535")
 
 
 def positive_seconds(text: str) -> float:
