@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ccg_env.engine import DataError, Game, Rules, default_cards, load_cards, load_deck
+from ccg_env.engine import CardClass, DataError, Game, Rules, default_cards, load_cards, load_deck
+from ccg_env.engine.datafiles import config_dir
 
 MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
 
@@ -43,6 +44,7 @@ BAD_CARDS = {
                                  "amount", "needs an amount"),
     "minion without health": ("{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1}", "health",
                               "needs attack and health"),
+    "unknown class": (MINION + ", class: bard}", "class", "unknown value 'bard'"),
     "target spec nothing uses": (MINION + ", target: {allowed: {alliance: any, zones: active}}}", "target",
                                  "no ability acts on the chosen target"),
 }
@@ -131,6 +133,42 @@ def test_bad_deck_names_file_deck_and_card(tmp_path, case):
     error = caught.value
     assert (error.source, error.item, error.field) == (str(path), "deck 'My Deck'", field)
     assert reason in error.reason and str(path) in str(error)
+
+
+def _class_card_file(directory: Path) -> Path:
+    return _card_file(directory, "{id: apprentice, name: Apprentice, type: minion, cost: 1, attack: 1, health: 1,"
+                                 " class: mage}")
+
+
+def test_a_card_without_a_class_is_neutral_and_a_class_card_keeps_its_class(tmp_path):
+    assert default_cards()["wisp"].card_class is CardClass.NEUTRAL
+    assert load_cards([_class_card_file(tmp_path)])["apprentice"].card_class is CardClass.MAGE
+
+
+def _class_deck(directory: Path, hero: str | None) -> tuple[Path, object]:
+    packaged = sorted(config_dir().joinpath("cards").glob("*.yaml"))
+    cards = load_cards([*packaged, _class_card_file(directory)])
+    body = "".join(f"  {card_id}: {count}\n" for card_id, count in {**FIFTEEN_PAIRS, "wisp": 1, "apprentice": 1}.items())
+    header = f"hero: {hero}\n" if hero is not None else ""
+    return _write(directory, "class_deck.yaml", f"name: Class Deck\n{header}cards:\n{body}"), cards
+
+
+def test_a_class_deck_may_hold_its_class_cards(tmp_path):
+    path, cards = _class_deck(tmp_path, "mage")
+    deck = load_deck(path, cards, Rules.load())
+    assert deck.hero is CardClass.MAGE and "apprentice" in deck.cards
+
+
+@pytest.mark.parametrize("hero, reason", [(None, "a neutral deck may hold only neutral cards"),
+                                          ("warrior", "a warrior deck may hold only neutral and warrior cards"),
+                                          ("bard", "unknown hero class 'bard'")])
+def test_a_deck_refuses_another_class_s_cards_and_unknown_heroes(tmp_path, hero, reason):
+    path, cards = _class_deck(tmp_path, hero)
+    with pytest.raises(DataError) as caught:
+        load_deck(path, cards, Rules.load())
+    error = caught.value
+    assert error.source == str(path) and error.item == "deck 'Class Deck'" and reason in error.reason
+    assert error.field == ("hero" if hero == "bard" else "cards.apprentice")
 
 
 def test_game_new_with_a_bad_user_deck_file_raises_before_any_game_exists(tmp_path):

@@ -18,10 +18,10 @@ from .game import Game
 from .rules import Rules
 from .state import Card, GameState, Player, Result
 from .targeting import Mark, Target, auto_target, candidates
-from .vocabulary import Alliance, CardType, Keyword, Zones
+from .vocabulary import Alliance, CardClass, CardType, Keyword, Zones
 
 __all__ = [
-    "Ability", "Alliance", "Card", "CardDef", "CardSet", "CardType", "Choice", "ChoiceKind", "DataError", "Deck",
+    "Ability", "Alliance", "Card", "CardClass", "CardDef", "CardSet", "CardType", "Choice", "ChoiceKind", "DataError", "Deck",
     "EngineBusyError", "EngineError", "Game", "GameOverError", "GameState", "IllegalActionError", "Keyword", "Mark",
     "Player", "Result", "Rules", "StateError", "Target", "Zones", "auto_target", "candidates", "default_cards",
     "load_cards", "load_deck", "COMPILED", "ENGINE_BUILD",

@@ -11,7 +11,7 @@ from .definitions import HERO, Ability, CardDef
 from .errors import DataError, shown
 from .targeting import PREDICATES, Mark, Target
 from .vocabulary import (
-    KEYWORD_NAMES, SECRET_TRIGGERS, Alliance, CardType, EffectKind, Keyword, Selector, Trigger, Zones,
+    KEYWORD_NAMES, SECRET_TRIGGERS, Alliance, CardClass, CardType, EffectKind, Keyword, Selector, Trigger, Zones,
 )
 
 
@@ -42,7 +42,7 @@ class CardSet(dict):
 #: Most abilities one card may have.
 MAX_ABILITIES = 10
 _CARD_FIELDS = {"id", "name", "type", "cost", "attack", "health", "durability", "keywords", "text", "target",
-                "abilities", "collectible"}
+                "abilities", "collectible", "class"}
 _ABILITY_FIELDS = {"trigger", "effect", "select", "mark", "count", "amount", "attack", "health", "keyword",
                    "card"}
 _MARK_FIELDS = {"alliance", "zones", "types", "exclude", "filters"}
@@ -197,9 +197,10 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     collectible = data.get("collectible", True)
     if not isinstance(collectible, bool):
         raise DataError("expected true or false", **where, field="collectible")
+    card_class = _enum(CardClass, data.get("class", "neutral"), where={**where, "field": "class"})
     return CardDef(card_id, name, card_type, get_int(data, "cost", None, **where, maximum=20), *stats,
                    keywords=keywords, text=text, target=target, abilities=abilities, collectible=collectible,
-                   triggers=triggers)
+                   triggers=triggers, card_class=card_class)
 
 
 def _stats(data: dict, card_type: CardType, where: dict) -> tuple[int, int, int]:

@@ -11,22 +11,34 @@ from .cards import CardSet
 from .datafiles import check_keys, config_dir, read_yaml
 from .errors import DataError, shown
 from .rules import Rules
+from .vocabulary import CardClass
 
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """A named list of card ids (one entry per copy, in file order)."""
+    """A named list of card ids (one entry per copy, in file order) and the class of the hero who plays it.
+
+    A neutral deck (the default) is played by the plain hero; a class deck may hold only neutral cards and its
+    class's cards.
+    """
 
     name: str
     cards: tuple[str, ...]
     description: str = ""
+    hero: CardClass = CardClass.NEUTRAL
 
 
 def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name: str | None = None) -> Deck:
-    """Validate ``{name, description, cards: {card_id: count}}`` into a :class:`Deck`."""
-    check_keys(data, {"name", "description", "cards"}, {"cards"}, source=source, item=None)
+    """Validate ``{name, description, hero, cards: {card_id: count}}`` into a :class:`Deck`."""
+    check_keys(data, {"name", "description", "hero", "cards"}, {"cards"}, source=source, item=None)
     deck_name = data.get("name", name or Path(source).stem)
     item = f"deck {shown(deck_name)}"
+    try:
+        hero = CardClass(data.get("hero", "neutral"))
+    except ValueError:
+        allowed = ", ".join(c.value for c in CardClass)
+        raise DataError(f"unknown hero class {shown(data.get('hero'))} (allowed: {allowed})", source=source,
+                        item=item, field="hero") from None
     counts = data["cards"]
     if not isinstance(counts, dict):
         raise DataError("expected a mapping of card id to count", source=source, item=item, field="cards")
@@ -38,6 +50,10 @@ def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name:
             raise DataError(f"unknown card id {shown(card_id)}", source=source, item=item, field=field)
         if not definition.collectible:
             raise DataError(f"{shown(card_id)} is not collectible (a token)", source=source, item=item, field=field)
+        if definition.card_class not in (CardClass.NEUTRAL, hero):
+            allowed = "neutral cards" if hero is CardClass.NEUTRAL else f"neutral and {hero.value} cards"
+            raise DataError(f"{shown(card_id)} is a {definition.card_class.value} card; a {hero.value} deck may hold "
+                            f"only {allowed}", source=source, item=item, field=field)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise DataError(f"expected a positive count, got {shown(count)}", source=source, item=item, field=field)
         if count > rules.max_copies:
@@ -47,7 +63,7 @@ def parse_deck(data: Any, card_set: CardSet, rules: Rules, *, source: str, name:
     if len(ids) != rules.deck_size:
         raise DataError(f"has {len(ids)} cards, the rules want exactly {rules.deck_size}", source=source, item=item,
                         field="cards")
-    return Deck(str(deck_name), tuple(ids), str(data.get("description", "")))
+    return Deck(str(deck_name), tuple(ids), str(data.get("description", "")), hero)
 
 
 def load_deck(path: str | Path, card_set: CardSet, rules: Rules) -> Deck:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Final, Mapping
 
 from .targeting import Mark, Target
-from .vocabulary import CardType, EffectKind, Selector, Trigger
+from .vocabulary import CardClass, CardType, EffectKind, Selector, Trigger
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -49,6 +49,7 @@ class CardDef:
     abilities: tuple[Ability, ...] = ()
     collectible: bool = True
     triggers: Mapping[Trigger, tuple[Ability, ...]] = field(default_factory=dict)
+    card_class: CardClass = CardClass.NEUTRAL  # a class card goes only in decks of that class's hero
 
     def __repr__(self) -> str:
         return f"CardDef({self.id!r})"

@@ -56,6 +56,18 @@ class CardType(str, Enum):
     HERO = "hero"
 
 
+class CardClass(str, Enum):
+    """The hero class a card or deck belongs to; neutral cards go in any deck (heroes: configs/heroes/)."""
+
+    NEUTRAL = "neutral"
+    MAGE = "mage"
+    WARRIOR = "warrior"
+    PALADIN = "paladin"
+    PRIEST = "priest"
+    ROGUE = "rogue"
+    WARLOCK = "warlock"
+
+
 class Keyword(IntFlag):
     """Keywords a character can have; each one's behaviour lives in ``systems/keywords.py``."""
 
