@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+from ccg_env.models import DEFAULT_MODEL
 from ccg_env.training.greedy import greedy_action
 
 
@@ -31,7 +32,8 @@ class LearnedAgent:
 
     Args:
         path: a ccg-env model file (``.ccgmodel``, written by ``ccg-env train`` or ``ccg-env model convert``;
-            the suffix may be left out), or a stable-baselines3 ``.zip`` with ``trust=True``.
+            the suffix may be left out), or a stable-baselines3 ``.zip`` with ``trust=True``; default: the
+            model shipped with the package (:data:`ccg_env.models.DEFAULT_MODEL`).
         deterministic: take the most likely action (default) instead of sampling from the policy.
         normalize: multiply observations by the encoder's ``scale`` before predicting, as an env built with
             ``normalize_observations=True`` does; ``None`` decides from the model's observation space
@@ -44,12 +46,9 @@ class LearnedAgent:
             files from a source you trust.
     """
 
-    #: Shown by the agent registry when ``learned`` is asked for without ``path=``.
-    spec_example = "learned:path=models/ppo_vs_heuristic.ccgmodel"
-
-    def __init__(self, path: str | Path, deterministic: bool = True, normalize: bool | None = None,
+    def __init__(self, path: str | Path | None = None, deterministic: bool = True, normalize: bool | None = None,
                  device: str = "cpu", name: str | None = None, cards: Any = None, trust: bool = False) -> None:
-        self.path = checked_model_path(path, trust)
+        self.path = checked_model_path(DEFAULT_MODEL if path is None else path, trust)
         self.trust = trust
         self.name = name or f"learned:{self.path.stem}"
         self.deterministic = deterministic

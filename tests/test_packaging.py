@@ -13,6 +13,7 @@ def test_installed_package_finds_its_data_outside_the_checkout(tmp_path):
                     "--target", str(target), str(ROOT)], check=True, capture_output=True)
     assert (target / "ccg_env" / "configs" / "rules" / "default.yaml").is_file()
     assert list((target / "ccg_env" / "configs" / "cards").glob("*.yaml"))
+    assert (target / "ccg_env" / "models" / "ppo_vs_heuristic.ccgmodel").is_file()  # `learned` with no path
     code = ("import ccg_env.engine.datafiles as d; from ccg_env.engine import Game; g = Game.new(seed=1);"
             "print(d.config_dir()); print(len(g.player(0).deck))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target)},

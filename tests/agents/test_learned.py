@@ -161,7 +161,7 @@ def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(zip_path,
         agent.act(observation, np.ones(235, dtype=np.int8), view)
 
 
-SHIPPED_MODEL_SPEC = "learned:path=models/ppo_vs_heuristic.ccgmodel"
+SHIPPED_MODEL_SPEC = "learned"  # no path: the model shipped with the package
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -72,18 +72,18 @@ def test_train_with_an_unknown_key(tmp_path, capsys):
 
 # --- agent specs and numeric options: every command -------------------------------------------------
 
-LEARNED_WITHOUT_PATH = ["agent 'learned' requires path=", "(for example learned:path=models/ppo_vs_heuristic.ccgmodel)"]
+LEARNED_MISSING_FILE = ["LearnedAgent: no model file at 'no_such_model'", "(expected a .ccgmodel model file)"]
 
 
 @pytest.mark.parametrize("argv, expected", [
-    (["arena", "--agents", "random", "learned"], LEARNED_WITHOUT_PATH),
-    (["play", "--opponent", "learned"], LEARNED_WITHOUT_PATH),
+    (["arena", "--agents", "random", "learned:path=no_such_model"], LEARNED_MISSING_FILE),
+    (["play", "--opponent", "learned:path=no_such_model"], LEARNED_MISSING_FILE),
     (["arena", "--agents", "search:iterations=abc", "random"],
      ["agent spec 'search:iterations=abc'", "option iterations expects int, got 'abc'", "options: ", "horizon=int"]),
     (["arena", "--agents", "search:bogus=1", "random"],
      ["agent spec 'search:bogus=1'", "has no option 'bogus'", "options: ", "iterations=int"]),
     (["play", "--opponent", "random:seed=1.5"], ["agent spec 'random:seed=1.5'", "option seed expects int or none"]),
-    (["bench", "--agents", "learned:path=models/ppo_vs_heuristic.ccgmodel,deterministic=maybe"],
+    (["bench", "--agents", "learned:path=ccg_env/models/ppo_vs_heuristic.ccgmodel,deterministic=maybe"],
      ["option deterministic expects bool, got 'maybe'"]),
 ])
 def test_a_bad_agent_spec_is_one_line_naming_the_spec_option_and_accepted_values(argv, expected, capsys, tmp_path):
@@ -145,7 +145,7 @@ def test_the_console_command_exits_2_without_a_traceback():
     import subprocess
     import sys
 
-    completed = subprocess.run([sys.executable, "-m", "ccg_env.cli", "arena", "--agents", "random", "learned"],
-                               capture_output=True, text=True, timeout=60)
+    completed = subprocess.run([sys.executable, "-m", "ccg_env.cli", "arena", "--agents", "random",
+                                "learned:path=no_such_model"], capture_output=True, text=True, timeout=60)
     assert completed.returncode == 2 and "Traceback" not in completed.stderr
-    assert completed.stderr.startswith("ccg-env arena: error: agent 'learned' requires path=")
+    assert completed.stderr.startswith("ccg-env arena: error: LearnedAgent: no model file at 'no_such_model'")
