@@ -256,6 +256,9 @@ def _simple_effect_score(board: Board, ability: Ability) -> float:
         return 2.0 * ability.amount
     if effect is EffectKind.DAMAGE and ability.selector is Selector.ENEMY_HERO:
         return 100.0 if ability.amount >= board.enemy_hp else 0.5 * ability.amount
+    if effect is EffectKind.DAMAGE and ability.selector is Selector.OWN_HERO:  # a warlock's price
+        own_hp = board.own.hero.health + board.own.hero.armor
+        return -100.0 if ability.amount >= own_hp else -0.5 * ability.amount
     return 0.5
 
 

@@ -127,6 +127,13 @@ def test_heuristic_spends_mana_on_its_biggest_minion():
     assert _pick(game) == (ChoiceKind.PLAY, "chillwind_yeti", None)
 
 
+def test_heuristic_pays_health_for_a_card_but_never_its_last_health():
+    game = _board({"mana": 1, "health": 10, "hand": ["flame_imp"]}, {})
+    assert _pick(game) == (ChoiceKind.PLAY, "flame_imp", None)
+    game = _board({"mana": 1, "health": 2, "armor": 1, "hand": ["flame_imp"]}, {})
+    assert _pick(game) == (ChoiceKind.END_TURN, None, None)
+
+
 def test_search_is_deterministic_given_its_seed():
     runner = MatchRunner()
     first = runner.play((SearchAgent(iterations=8), HeuristicAgent()), 4)

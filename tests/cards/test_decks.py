@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from ccg_env.engine import Game, Rules, default_cards, load_deck
+from ccg_env.engine import CardClass, Game, Rules, default_cards, load_deck
 from ccg_env.engine.decks import default_deck_paths
 
 DECKS = sorted(default_deck_paths())
@@ -24,6 +24,16 @@ def test_deck_is_thirty_collectible_cards_with_at_most_two_copies(name):
     assert len(deck.cards) == rules.deck_size == 30
     assert max(Counter(deck.cards).values()) <= rules.max_copies
     assert all(cards[card_id].collectible for card_id in deck.cards)
+
+
+def test_every_packaged_deck_is_a_class_deck_and_every_class_is_played():
+    cards, rules = default_cards(), Rules.load()
+    decks = {name: load_deck(path, cards, rules) for name, path in default_deck_paths().items()}
+    assert 7 <= len(decks) <= 8  # the arena plays every ordered pair
+    assert {deck.hero for deck in decks.values()} == set(CardClass) - {CardClass.NEUTRAL}
+    for name, deck in decks.items():
+        class_cards = [card_id for card_id in deck.cards if cards[card_id].card_class is deck.hero]
+        assert len(class_cards) >= 7, f"{name} ({deck.hero.value}) holds only {len(class_cards)} class cards"
 
 
 def _assert_zones_sound(game: Game, initial: set[int]) -> None:

@@ -7,7 +7,8 @@ import pkgutil
 from pathlib import Path
 
 from ccg_env.engine import CardType, Keyword, load_cards
-from ccg_env.engine.vocabulary import SECRET_TRIGGERS, EffectKind, Selector, Trigger
+from ccg_env.engine.datafiles import config_dir, read_yaml
+from ccg_env.engine.vocabulary import SECRET_TRIGGERS, CardClass, EffectKind, Selector, Trigger
 
 from . import helpers
 
@@ -59,3 +60,18 @@ def test_target_specs_cover_optional_filtered_and_excluding_marks():
     assert {"injured", "taunt"} <= predicates
     assert any(CardType.HERO in s.allowed.exclude for s in specs)
     assert any(c.card_type is CardType.SPELL and c.target and c.target.required for c in CARDS.values())
+
+
+def test_every_hero_class_has_at_least_eight_collectible_class_cards():
+    for card_class in CardClass:
+        if card_class is not CardClass.NEUTRAL:
+            count = sum(c.collectible and c.card_class is card_class for c in CARDS.values())
+            assert count >= 8, f"{card_class.value} has {count} collectible class cards"
+
+
+def test_each_class_file_holds_only_cards_of_its_class():
+    files = sorted(config_dir().joinpath("cards").glob("class_*.yaml"))
+    assert [f.stem for f in files] == sorted(f"class_{c.value}" for c in CardClass if c is not CardClass.NEUTRAL)
+    for path in files:
+        card_ids = [raw["id"] for raw in read_yaml(path)["cards"]]
+        assert {CARDS[card_id].card_class.value for card_id in card_ids} == {path.stem.removeprefix("class_")}
