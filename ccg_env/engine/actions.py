@@ -176,16 +176,26 @@ class EquipWeapon(GameAction):
 
 @dataclass(slots=True, eq=False)
 class Summon(GameAction):
-    """Put a minion onto the player's battlefield (from hand when ``played``, else a token)."""
+    """Put a minion onto the player's battlefield (from hand when ``played``, else a token).
+
+    Where it goes: beside ``beside`` (to its right, or its left when ``left``) if that minion is on the same
+    battlefield when the summon resolves; else at board index ``position`` (clamped to the board) if it is 0 or
+    more; else at the right end.
+    """
 
     card: Card
     played: bool = False
     target: Card | None = None
+    beside: Card | None = field(default=None, kw_only=True)
+    left: bool = field(default=False, kw_only=True)
+    position: int = field(default=-1, kw_only=True)
 
     def __init__(self, player: int, card: Card, played: bool = False, target: Card | None = None, *, priority: int = 0,
-                 order_of_play: int = 0, cancelled: bool = False) -> None:
+                 order_of_play: int = 0, cancelled: bool = False, beside: Card | None = None, left: bool = False,
+                 position: int = -1) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.card, self.played, self.target = card, played, target
+        self.beside, self.left, self.position = beside, left, position
 
 
 # --- combat and effects ------------------------------------------------------------------------
@@ -336,13 +346,14 @@ class TriggerAbility(GameAction):
     target: Card | None = None  # the declared target, for 'chosen' selectors
     trigger_card: Card | None = None  # the card that caused the trigger
     fizzled: bool = field(default=False, kw_only=True)  # the declared target was no longer legal
+    board_index: int = field(default=-1, kw_only=True)  # a deathrattle's: where the card stood when it died
 
     def __init__(self, player: int, card: Card, ability: Ability, target: Card | None = None,
                  trigger_card: Card | None = None, *, priority: int = 0, order_of_play: int = 0,
-                 cancelled: bool = False, fizzled: bool = False) -> None:
+                 cancelled: bool = False, fizzled: bool = False, board_index: int = -1) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.card, self.ability, self.target = card, ability, target
-        self.trigger_card, self.fizzled = trigger_card, fizzled
+        self.trigger_card, self.fizzled, self.board_index = trigger_card, fizzled, board_index
 
 
 @dataclass(slots=True, eq=False)
@@ -367,14 +378,19 @@ class StartGame(GameAction):
 
 @dataclass(slots=True, eq=False)
 class Reap(GameAction):
-    """The death reaper: move every mortally wounded minion to its owner's graveyard at once."""
+    """The death reaper: move every mortally wounded minion to its owner's graveyard at once.
+
+    ``board_indexes`` holds, for each of ``cards``, where it stood on its battlefield (filled in the prepare phase).
+    """
 
     cards: list[Card] = field(default_factory=list)
+    board_indexes: list[int] = field(default_factory=list, kw_only=True)
 
     def __init__(self, player: int, cards: list[Card] | None = None, *, priority: int = 0, order_of_play: int = 0,
-                 cancelled: bool = False) -> None:
+                 cancelled: bool = False, board_indexes: list[int] | None = None) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.cards = [] if cards is None else cards
+        self.board_indexes = [] if board_indexes is None else board_indexes
 
 
 @dataclass(slots=True, eq=False)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 def install(bus: EventBus) -> None:
     bus.on_event(Event.DEATH_REAPER, _reaper)
+    bus.on(Phase.PREPARE, Reap, _note_board_indexes)
     bus.on(Phase.PERFORM, Reap, _reap)
 
 
@@ -35,6 +36,16 @@ def _reaper(game: Game, root: GameAction) -> None:
     dying = dying_minions(game)
     if dying:
         game.add_reaction(Reap(game.state.current, dying))
+
+
+def _note_board_indexes(game: Game, action: Reap) -> None:
+    """Record where each dying minion stands, before any leaves: a deathrattle summons in its place."""
+    players = game.state.players
+    indexes: list[int] = []
+    action.board_indexes = indexes
+    for card in action.cards:
+        board = players[card.owner].battlefield
+        indexes.append(board.index(card) if card in board else -1)
 
 
 def _reap(game: Game, action: Reap) -> None:
