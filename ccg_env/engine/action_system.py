@@ -27,7 +27,7 @@ _DEATH_REAPER: Final = Event.DEATH_REAPER  # a plain name: enum lookups through 
 # (a level is two native frames) and from Python's recursion limit in the pure build (two Python frames a level).
 #: Reactions nested deeper than this in one root action end the game as a loop.
 MAX_REACTION_DEPTH: Final = 100
-#: Death-phase rounds (reaper posts that produced reactions) after one root action.
+#: Death-phase rounds (reaper posts that produced reactions) in one root action, between its steps and after it.
 MAX_DEATH_ROUNDS: Final = 50
 #: Actions (reactions included) one root action may set off in all.
 MAX_ACTIONS_PER_ROOT: Final = 10_000
@@ -50,16 +50,20 @@ class ActionSystem:
     """Runs one root action at a time, synchronously, to completion.
 
     Sequence of an action: validate (any validator may refuse it: it is cancelled and logged as such), then
-    the prepare phase, then the perform phase. Each phase notifies the handlers registered for the action's
-    own class; reactions they add are sorted by priority (descending) then order of play (ascending), stably,
-    and each is resolved as its own full sequence before the next sibling (depth-first). After the root
-    action, the death-reaper event is posted again and again while it produces reactions.
+    the prepare phase, then the perform phase, then the later steps of a play (``events.STEPS``: battlecry,
+    after play, after summon) that the action's class has handlers for. Each phase notifies the handlers
+    registered for the action's own class; reactions they add are sorted by priority (descending) then order of
+    play (ascending), stably, and each is resolved as its own full sequence before the next sibling
+    (depth-first). Deaths are resolved (the death-reaper event is posted again and again while it produces
+    reactions) before each later step and after the last, as Hearthstone does at the end of each phase of a
+    play, and after the root action.
 
     It keeps no reference to its game (the game passes itself in), so a game and its action system form no
     reference cycle: a finished game is freed at once instead of waiting for the cycle collector.
     """
 
-    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left")
+    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left",
+                 "_death_rounds_left")
 
     def __init__(self, bus: EventBus) -> None:
         #: the reactions list of the phase being notified (handlers append to it), None between phases
@@ -71,6 +75,8 @@ class ActionSystem:
         self.play_probe, self.attack_probe = PlayCard(0, PROBE_CARD), Attack(0, PROBE_CARD, PROBE_CARD)
         #: actions the running root action may still set off (see MAX_ACTIONS_PER_ROOT)
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        #: death-phase rounds the running root action may still have (see MAX_DEATH_ROUNDS)
+        self._death_rounds_left = MAX_DEATH_ROUNDS
 
     def perform(self, game: Game, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action of ``game`` and everything it sets off. Refuses to start while another one runs.
@@ -89,10 +95,11 @@ class ActionSystem:
         game.moves = None  # the legal moves listed for the state before this action no longer hold
         self.active = True
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        self._death_rounds_left = MAX_DEATH_ROUNDS
         try:
             try:
                 self._sequence(game, action, 0, validated)
-                self._death_phase(game, action)
+                self._death_phase(game, action, 0)
             except _LoopBound as bound:
                 self._stop_loop(game, action, bound)
         finally:
@@ -112,6 +119,7 @@ class ActionSystem:
         """End the game as a loop: perform a StopLoop naming the card that looped, as a root-level action."""
         self._open = None
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        self._death_rounds_left = MAX_DEATH_ROUNDS
         unplayed = root.card if isinstance(root, PlayCard) and root.card.zone is NO_ZONE else None
         culprit = looping_card(bound.action)
         named = f", card {culprit.definition.id}" if culprit is not None else ""
@@ -124,7 +132,7 @@ class ActionSystem:
             raise _LoopBound(f"more than {MAX_ACTIONS_PER_ROOT} actions set off by one action", action)
         state = game.state
         cls = type(action)
-        validators, prepare, perform = self._plans.get(cls) or self._bus.plan(cls)
+        validators, prepare, perform, steps = self._plans.get(cls) or self._bus.plan(cls)
         reason: str | None = None
         if state.result is not None:
             reason = "the game is over"
@@ -145,6 +153,23 @@ class ActionSystem:
             self._phase(game, action, prepare, depth)
         if perform and not action.cancelled:
             self._phase(game, action, perform, depth)
+        if steps:
+            self._steps(game, action, steps, depth)
+
+    def _steps(self, game: Game, action: GameAction, steps: tuple, depth: int) -> None:
+        """Run the later steps of a play, each opened by a death phase, with one more death phase after the last.
+
+        A death phase that ends the game (a hero died) ends the play there: the remaining steps do not run.
+        """
+        state = game.state
+        for handlers in steps:
+            if action.cancelled:
+                return
+            self._death_phase(game, action, depth + 1)
+            if state.result is not None:
+                return
+            self._phase(game, action, handlers, depth)
+        self._death_phase(game, action, depth + 1)
 
     def _phase(self, game: Game, action: GameAction, handlers: tuple, depth: int) -> None:
         """Notify the handlers of one phase, then resolve the reactions they queued, depth-first."""
@@ -162,24 +187,26 @@ class ActionSystem:
             for reaction in reactions:
                 self._sequence(game, reaction, depth)
 
-    def _death_phase(self, game: Game, root: GameAction) -> None:
+    def _death_phase(self, game: Game, action: GameAction, depth: int) -> None:
+        """Post the death reaper after (a step of) ``action`` while it produces reactions, resolved at ``depth``."""
         handlers = game.bus.events[_DEATH_REAPER]
-        rounds = 0
         while True:
             reactions: list[GameAction] = []
             self._open = reactions
             for handler in handlers:
-                handler(game, root)
+                handler(game, action)
             self._open = None
             if not reactions:
                 return
-            rounds += 1
-            if rounds > MAX_DEATH_ROUNDS:
+            self._death_rounds_left -= 1
+            if self._death_rounds_left < 0:
                 raise _LoopBound(f"more than {MAX_DEATH_ROUNDS} death-phase rounds", reactions[0])
+            if depth > MAX_REACTION_DEPTH:
+                raise _LoopBound(f"reactions nested more than {MAX_REACTION_DEPTH} deep", reactions[0])
             if len(reactions) > 1:
                 reactions.sort(key=_reaction_order)
             for reaction in reactions:
-                self._sequence(game, reaction, 0)
+                self._sequence(game, reaction, depth)
 
 
 def looping_card(action: GameAction) -> Card | None:

@@ -12,7 +12,8 @@ from ..events import EventBus, Phase
 from ..factory import new_card
 from ..targeting import Mark, candidates, still_targetable
 from ..vocabulary import (
-    BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector, Trigger,
+    BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, MINION, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector,
+    Trigger,
 )
 
 if TYPE_CHECKING:
@@ -41,9 +42,16 @@ AFTER_PRIORITY: Final = -1  # 'after your opponent plays / casts' secrets wait f
 
 
 def install(bus: EventBus) -> None:
+    # A play runs in Hearthstone's phases, deaths resolved between them (see events.STEPS): a minion enters and
+    # 'whenever you play a card' triggers; its battlecry; 'after your opponent plays' secrets; 'after you summon'.
+    # A spell: 'whenever you play / cast' triggers; its text; 'after your opponent casts' secrets.
     bus.on(Phase.PERFORM, PlayCard, _card_played)
+    bus.on(Phase.BATTLECRY, PlayCard, _played_minion_battlecry)
+    bus.on(Phase.AFTER_PLAY, PlayCard, _after_minion_played)
+    bus.on(Phase.AFTER_SUMMON, PlayCard, _after_minion_summoned)
     bus.on(Phase.PREPARE, CastSpell, _spell_cast)
-    bus.on(Phase.PERFORM, CastSpell, _spell_resolves)
+    bus.on(Phase.BATTLECRY, CastSpell, _spell_text)
+    bus.on(Phase.AFTER_PLAY, CastSpell, _after_spell_cast)
     bus.on(Phase.PERFORM, Summon, _summoned)
     bus.on(Phase.PERFORM, EquipWeapon, _weapon_equipped)
     bus.on(Phase.PERFORM, Damage, _damaged)
@@ -89,22 +97,46 @@ def _spell_cast(game: Game, action: CastSpell) -> None:
     _fire_in_play(game, action.player, _SPELL_CAST, trigger_card=action.card)
 
 
-def _spell_resolves(game: Game, action: CastSpell) -> None:
+def _spell_text(game: Game, action: CastSpell) -> None:
     _fire(game, [action.card], _BATTLECRY, target=action.target)
+
+
+def _after_spell_cast(game: Game, action: CastSpell) -> None:
     enemy_secrets = game.state.players[1 - action.player].secrets
     if enemy_secrets:
         _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
 
 
-def _summoned(game: Game, action: Summon) -> None:
+def _played_minion(action: PlayCard) -> Card | None:
+    """The minion a play put onto the battlefield (it may have died since), or None for other cards."""
     card = action.card
-    if action.played:
-        if _BATTLECRY in card.definition.triggers:  # the membership test saves most calls: a hot path
-            _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
-        enemy_secrets = game.state.players[1 - action.player].secrets
-        if enemy_secrets:
-            _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
-    _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
+    return card if card.definition.card_type is MINION and card.zone is not NO_ZONE else None
+
+
+def _played_minion_battlecry(game: Game, action: PlayCard) -> None:
+    card = _played_minion(action)
+    if card is not None and _BATTLECRY in card.definition.triggers:  # the membership test saves most calls
+        _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+
+
+def _after_minion_played(game: Game, action: PlayCard) -> None:
+    card = _played_minion(action)
+    enemy_secrets = game.state.players[1 - action.player].secrets
+    if card is not None and enemy_secrets:
+        _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
+
+
+def _after_minion_summoned(game: Game, action: PlayCard) -> None:
+    """'After you summon' triggers of the minions in play now: one that died in an earlier phase does not fire."""
+    card = _played_minion(action)
+    if card is not None:
+        _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
+
+
+def _summoned(game: Game, action: Summon) -> None:
+    """A token's 'after you summon' triggers (a played minion's come in the play's after-summon step)."""
+    if not action.played:
+        _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=action.card, skip=action.card)
 
 
 def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
