@@ -63,7 +63,7 @@ class ActionSystem:
     """
 
     __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left",
-                 "_death_rounds_left")
+                 "_death_rounds_left", "_settled_at")
 
     def __init__(self, bus: EventBus) -> None:
         #: the reactions list of the phase being notified (handlers append to it), None between phases
@@ -77,6 +77,9 @@ class ActionSystem:
         self._actions_left = MAX_ACTIONS_PER_ROOT
         #: death-phase rounds the running root action may still have (see MAX_DEATH_ROUNDS)
         self._death_rounds_left = MAX_DEATH_ROUNDS
+        #: _actions_left when the last death phase found no one to reap (-1: none yet in this root action). State
+        #: changes only through actions, so while it equals _actions_left a death phase would find no one either.
+        self._settled_at = -1
 
     def perform(self, game: Game, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action of ``game`` and everything it sets off. Refuses to start while another one runs.
@@ -96,6 +99,7 @@ class ActionSystem:
         self.active = True
         self._actions_left = MAX_ACTIONS_PER_ROOT
         self._death_rounds_left = MAX_DEATH_ROUNDS
+        self._settled_at = -1
         try:
             try:
                 self._sequence(game, action, 0, validated)
@@ -120,6 +124,7 @@ class ActionSystem:
         self._open = None
         self._actions_left = MAX_ACTIONS_PER_ROOT
         self._death_rounds_left = MAX_DEATH_ROUNDS
+        self._settled_at = -1
         unplayed = root.card if isinstance(root, PlayCard) and root.card.zone is NO_ZONE else None
         culprit = looping_card(bound.action)
         named = f", card {culprit.definition.id}" if culprit is not None else ""
@@ -188,7 +193,12 @@ class ActionSystem:
                 self._sequence(game, reaction, depth)
 
     def _death_phase(self, game: Game, action: GameAction, depth: int) -> None:
-        """Post the death reaper after (a step of) ``action`` while it produces reactions, resolved at ``depth``."""
+        """Post the death reaper after (a step of) ``action`` while it produces reactions, resolved at ``depth``.
+
+        Skipped when no action has been performed since the last death phase that found no one to reap.
+        """
+        if self._actions_left == self._settled_at:
+            return
         handlers = game.bus.events[_DEATH_REAPER]
         while True:
             reactions: list[GameAction] = []
@@ -197,6 +207,7 @@ class ActionSystem:
                 handler(game, action)
             self._open = None
             if not reactions:
+                self._settled_at = self._actions_left
                 return
             self._death_rounds_left -= 1
             if self._death_rounds_left < 0:
