@@ -20,10 +20,10 @@ _DEATH_REAPER: Final = Event.DEATH_REAPER  # a plain name: enum lookups through 
 # Bounds on what one root action may set off. Cards are user data, and a card can react to itself without end
 # (a minion that damages itself whenever it is damaged; a deathrattle that summons itself beside a minion that
 # damages every summoned minion). Past a bound the game ends as a draw with Result.LOOP (see StopLoop).
-# Seeded random play of 9,800 games over all 49 ordered pairs of packaged decks (832,635 root actions;
-# `python benchmarks/loop_bounds.py --games-per-pair 200`) reached depth 7, 4 death-phase rounds and 26 actions
-# per root action at most: the bounds are 12x to 385x that, so no normal game meets them (golden digests
-# unchanged). The depth bound also keeps the recursion far from the end of the C stack in the compiled build
+# Seeded random play of 9,800 games over all 49 ordered pairs of packaged decks (831,483 root actions with deaths
+# resolved per phase of a play; `python benchmarks/loop_bounds.py --games-per-pair 200`) reached depth 7, 4
+# death-phase rounds and 26 actions per root action at most: the bounds are 12x to 385x that, so no normal game
+# meets them. The depth bound also keeps the recursion far from the end of the C stack in the compiled build
 # (a level is two native frames) and from Python's recursion limit in the pure build (two Python frames a level).
 #: Reactions nested deeper than this in one root action end the game as a loop.
 MAX_REACTION_DEPTH: Final = 100

@@ -35,7 +35,7 @@ STEPS = (Phase.BATTLECRY, Phase.AFTER_PLAY, Phase.AFTER_SUMMON)
 class Event(str, Enum):
     """Notifications that are not tied to one action class."""
 
-    DEATH_REAPER = "death_reaper"  # posted after each root action until it produces no reactions
+    DEATH_REAPER = "death_reaper"  # posted after each root action and play phase until it produces no reactions
 
 
 def all_subclasses(cls: type) -> list[type]:
@@ -94,7 +94,11 @@ class EventBus:
             tables = self.tables
             validators = tables[Phase.VALIDATE].get(action_class, ()) + tables[Phase.VALIDATE_TARGET].get(
                 action_class, ())
-            steps = tuple(handlers for handlers in (tables[step].get(action_class, ()) for step in STEPS) if handlers)
+            steps: tuple = ()
+            for step in STEPS:
+                handlers = tables[step].get(action_class, ())
+                if handlers:
+                    steps += (handlers,)
             plan = self.plans[action_class] = (validators, tables[Phase.PREPARE].get(action_class, ()),
                                                tables[Phase.PERFORM].get(action_class, ()), steps)
         return plan

@@ -1,4 +1,4 @@
-"""Death system: after each root action the reaper moves every minion at 0 or less health to the graveyard."""
+"""Death system: after each phase of a play and each root action the reaper takes minions at 0 or less health."""
 
 from __future__ import annotations
 
