@@ -1,6 +1,7 @@
 """Rule: summoned minions take Hearthstone's positions on the battlefield.
 
-A deathrattle summons where its minion stood when it died. A minion in play summons beside itself, several copies
+A deathrattle summons where its minion stood when it died: just left of the nearest minion that stood to its right
+and lived, or at the right end if none did (so minions dying beside it do not shift its place). A minion in play summons beside itself, several copies
 alternating right, left, right... (Onyxia's whelps fill both sides of her); a battlecry's summon goes to the right
 of the played minion. A spell, a secret, or a minion summoning for the other side summons at the right end. A
 played minion enters at the right end. The battlefield cap (7) still holds: summons past it are refused.
@@ -31,6 +32,23 @@ def test_simultaneous_deaths_each_leave_their_token_in_their_own_place():
                      {"battlefield": ["harvest_golem", "chillwind_yeti", "harvest_golem"]})
     play(game, "hellfire")
     assert ids(game.player(ENEMY).battlefield) == ["damaged_golem", "chillwind_yeti", "damaged_golem"]
+
+
+def test_a_token_takes_its_place_when_its_left_neighbour_dies_too():
+    """Consecration kills a wisp and the golem right of it: the golem's token stands left of the yeti, as the golem
+    did (not at the golem's old index 1, which after the wisp's removal is right of the yeti)."""
+    game = make_game({"hand": ["consecration"]},
+                     {"battlefield": ["wisp", {"card": "harvest_golem", "health": 2}, "chillwind_yeti"]})
+    play(game, "consecration")
+    assert ids(game.player(ENEMY).battlefield) == ["damaged_golem", "chillwind_yeti"]
+
+
+def test_adjacent_golems_dying_together_leave_both_tokens_in_their_places():
+    game = make_game({"hand": ["hellfire"]},
+                     {"battlefield": ["chillwind_yeti", "harvest_golem", "harvest_golem", "chillwind_yeti"]})
+    play(game, "hellfire")
+    enemy = game.player(ENEMY).battlefield
+    assert ids(enemy) == ["chillwind_yeti", "damaged_golem", "damaged_golem", "chillwind_yeti"]
 
 
 def test_onyxias_whelps_alternate_right_and_left_of_her():

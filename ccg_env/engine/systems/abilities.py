@@ -159,14 +159,14 @@ def _turn_end(game: Game, action: TurnEnd) -> None:
 
 def _deathrattles(game: Game, action: Reap) -> None:
     """Fire the reaped minions' deathrattles, each knowing where its minion stood (its summons go there)."""
-    indexes = action.board_indexes
+    places = action.right_neighbours
     for i, card in enumerate(action.cards):
         abilities = card.definition.triggers.get(_DEATHRATTLE)
         if abilities:
-            index = indexes[i] if i < len(indexes) else -1
+            left_of = places[i] if i < len(places) else None
             for ability in abilities:
                 game.add_reaction(TriggerAbility(card.owner, card, ability, order_of_play=card.order_of_play,
-                                                 board_index=index))
+                                                 left_of=left_of))
 
 
 def _attacked(game: Game, action: Attack) -> None:
@@ -261,27 +261,27 @@ def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameActio
     # one Summon per copy would need several reactions; summon effects name one hero side, so copies queue here
     side = heroes[0].owner
     order = action.card.order_of_play
-    summons = [Summon(side, _new_cards(game, action, side), order_of_play=order, beside=beside, left=left,
-                      position=position)
-               for beside, left, position in _summon_places(action, side)]
+    summons = [Summon(side, _new_cards(game, action, side), order_of_play=order, beside=beside, left=left)
+               for beside, left in _summon_places(action, side)]
     for summon in summons[:-1]:
         game.add_reaction(summon)
     return summons[-1]  # queued last: the copies resolve in the order they were made
 
 
-def _summon_places(action: TriggerAbility, side: int) -> list[tuple[Card | None, bool, int]]:
-    """(beside, left, position) of each copy a summon effect makes on ``side``.
+def _summon_places(action: TriggerAbility, side: int) -> list[tuple[Card | None, bool]]:
+    """(beside, left) of each copy a summon effect makes on ``side`` (no minion beside: the right end).
 
-    A deathrattle summons where its minion stood, the copies side by side from there. A minion in play on that side
-    summons beside itself: right, left, right... (Onyxia's whelps fill both sides of her). Anything else (a spell,
-    a secret, a minion summoning for the other side) summons at the right end.
+    A deathrattle summons where its minion stood: just left of the nearest minion that stood to its right and lived
+    (at the right end if none did), the copies side by side. A minion in play on that side summons beside itself:
+    right, left, right... (Onyxia's whelps fill both sides of her). Anything else (a spell, a secret, a minion
+    summoning for the other side) summons at the right end.
     """
     card, copies = action.card, action.ability.amount
-    if action.board_index >= 0 and card.owner == side:
-        return [(None, False, action.board_index + k) for k in range(copies)]
+    if action.ability.trigger is _DEATHRATTLE and card.owner == side:
+        return [(action.left_of, True)] * copies
     if card.zone is BATTLEFIELD_ZONE and card.owner == side:
-        return [(card, k % 2 == 1, -1) for k in range(copies)]
-    return [(None, False, -1)] * copies
+        return [(card, k % 2 == 1) for k in range(copies)]
+    return [(None, False)] * copies
 
 
 EFFECTS: Final[dict[EffectKind, Callable[[Game, TriggerAbility, list], GameAction]]] = {

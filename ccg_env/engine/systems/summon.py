@@ -43,10 +43,8 @@ def _enter_battlefield(game: Game, action: Summon) -> None:
     if not action.played:
         card.order_of_play = game.state.new_order()
     board = game.state.players[action.player].battlefield
-    beside, position = action.beside, action.position
+    beside = action.beside
     if beside is not None and beside.zone is BATTLEFIELD_ZONE and beside.owner == action.player:
         board.insert(board.index(beside) + (0 if action.left else 1), card)
-    elif position >= 0:
-        board.insert(position, card)  # past the end, insert appends
     else:
         board.append(card)
