@@ -1,7 +1,8 @@
 """The deepest reaction nesting, most death-phase rounds and most actions one action sets off in ordinary play.
 
 Seeded random play over every ordered pair of packaged decks, read from the game log (reactions carry their
-depth; death-phase reactions are depth-0 entries after the root action). The engine's loop bounds
+depth; each death-phase round is one Reap, at depth 0 after the root action or deeper between the phases of a play,
+or a depth-0 GameOver). The engine's loop bounds
 (``MAX_REACTION_DEPTH``, ``MAX_DEATH_ROUNDS``, ``MAX_ACTIONS_PER_ROOT`` in ``ccg_env/engine/action_system.py``)
 must stay far above these figures, so that no normal game meets them.
 
@@ -41,7 +42,7 @@ def _play(game: Game, rng: random.Random, found: dict[str, int]) -> None:
         start = len(game.log)
         game.apply(rng.choice(game.legal_actions()))
         entries = game.log[start:]
-        rounds = sum(1 for e in entries[1:] if e.depth == 0 and e.kind in ("Reap", "GameOver"))
+        rounds = sum(1 for e in entries[1:] if e.kind == "Reap" or (e.depth == 0 and e.kind == "GameOver"))
         found["root actions"] += 1
         found["depth"] = max(found["depth"], max(e.depth for e in entries))
         found["death rounds"] = max(found["death rounds"], rounds)

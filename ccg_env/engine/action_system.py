@@ -20,14 +20,14 @@ _DEATH_REAPER: Final = Event.DEATH_REAPER  # a plain name: enum lookups through 
 # Bounds on what one root action may set off. Cards are user data, and a card can react to itself without end
 # (a minion that damages itself whenever it is damaged; a deathrattle that summons itself beside a minion that
 # damages every summoned minion). Past a bound the game ends as a draw with Result.LOOP (see StopLoop).
-# Seeded random play of 9,800 games over all 49 ordered pairs of packaged decks (832,635 root actions;
-# `python benchmarks/loop_bounds.py --games-per-pair 200`) reached depth 7, 4 death-phase rounds and 26 actions
-# per root action at most: the bounds are 12x to 385x that, so no normal game meets them (golden digests
-# unchanged). The depth bound also keeps the recursion far from the end of the C stack in the compiled build
+# Seeded random play of 9,800 games over all 49 ordered pairs of packaged decks (831,483 root actions with deaths
+# resolved per phase of a play; `python benchmarks/loop_bounds.py --games-per-pair 200`) reached depth 7, 4
+# death-phase rounds and 26 actions per root action at most: the bounds are 12x to 385x that, so no normal game
+# meets them. The depth bound also keeps the recursion far from the end of the C stack in the compiled build
 # (a level is two native frames) and from Python's recursion limit in the pure build (two Python frames a level).
 #: Reactions nested deeper than this in one root action end the game as a loop.
 MAX_REACTION_DEPTH: Final = 100
-#: Death-phase rounds (reaper posts that produced reactions) after one root action.
+#: Death-phase rounds (reaper posts that produced reactions) in one root action, between its steps and after it.
 MAX_DEATH_ROUNDS: Final = 50
 #: Actions (reactions included) one root action may set off in all.
 MAX_ACTIONS_PER_ROOT: Final = 10_000
@@ -50,16 +50,20 @@ class ActionSystem:
     """Runs one root action at a time, synchronously, to completion.
 
     Sequence of an action: validate (any validator may refuse it: it is cancelled and logged as such), then
-    the prepare phase, then the perform phase. Each phase notifies the handlers registered for the action's
-    own class; reactions they add are sorted by priority (descending) then order of play (ascending), stably,
-    and each is resolved as its own full sequence before the next sibling (depth-first). After the root
-    action, the death-reaper event is posted again and again while it produces reactions.
+    the prepare phase, then the perform phase, then the later steps of a play (``events.STEPS``: battlecry,
+    after play, after summon) that the action's class has handlers for. Each phase notifies the handlers
+    registered for the action's own class; reactions they add are sorted by priority (descending) then order of
+    play (ascending), stably, and each is resolved as its own full sequence before the next sibling
+    (depth-first). Deaths are resolved (the death-reaper event is posted again and again while it produces
+    reactions) before each later step and after the last, as Hearthstone does at the end of each phase of a
+    play, and after the root action.
 
     It keeps no reference to its game (the game passes itself in), so a game and its action system form no
     reference cycle: a finished game is freed at once instead of waiting for the cycle collector.
     """
 
-    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left")
+    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left",
+                 "_death_rounds_left", "_settled_at")
 
     def __init__(self, bus: EventBus) -> None:
         #: the reactions list of the phase being notified (handlers append to it), None between phases
@@ -71,6 +75,11 @@ class ActionSystem:
         self.play_probe, self.attack_probe = PlayCard(0, PROBE_CARD), Attack(0, PROBE_CARD, PROBE_CARD)
         #: actions the running root action may still set off (see MAX_ACTIONS_PER_ROOT)
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        #: death-phase rounds the running root action may still have (see MAX_DEATH_ROUNDS)
+        self._death_rounds_left = MAX_DEATH_ROUNDS
+        #: _actions_left when the last death phase found no one to reap (-1: none yet in this root action). State
+        #: changes only through actions, so while it equals _actions_left a death phase would find no one either.
+        self._settled_at = -1
 
     def perform(self, game: Game, action: GameAction, *, validated: bool = False) -> None:
         """Perform a root action of ``game`` and everything it sets off. Refuses to start while another one runs.
@@ -89,10 +98,12 @@ class ActionSystem:
         game.moves = None  # the legal moves listed for the state before this action no longer hold
         self.active = True
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        self._death_rounds_left = MAX_DEATH_ROUNDS
+        self._settled_at = -1
         try:
             try:
                 self._sequence(game, action, 0, validated)
-                self._death_phase(game, action)
+                self._death_phase(game, action, 0)
             except _LoopBound as bound:
                 self._stop_loop(game, action, bound)
         finally:
@@ -112,6 +123,8 @@ class ActionSystem:
         """End the game as a loop: perform a StopLoop naming the card that looped, as a root-level action."""
         self._open = None
         self._actions_left = MAX_ACTIONS_PER_ROOT
+        self._death_rounds_left = MAX_DEATH_ROUNDS
+        self._settled_at = -1
         unplayed = root.card if isinstance(root, PlayCard) and root.card.zone is NO_ZONE else None
         culprit = looping_card(bound.action)
         named = f", card {culprit.definition.id}" if culprit is not None else ""
@@ -124,7 +137,7 @@ class ActionSystem:
             raise _LoopBound(f"more than {MAX_ACTIONS_PER_ROOT} actions set off by one action", action)
         state = game.state
         cls = type(action)
-        validators, prepare, perform = self._plans.get(cls) or self._bus.plan(cls)
+        validators, prepare, perform, steps = self._plans.get(cls) or self._bus.plan(cls)
         reason: str | None = None
         if state.result is not None:
             reason = "the game is over"
@@ -145,6 +158,23 @@ class ActionSystem:
             self._phase(game, action, prepare, depth)
         if perform and not action.cancelled:
             self._phase(game, action, perform, depth)
+        if steps:
+            self._steps(game, action, steps, depth)
+
+    def _steps(self, game: Game, action: GameAction, steps: tuple, depth: int) -> None:
+        """Run the later steps of a play, each opened by a death phase, with one more death phase after the last.
+
+        A death phase that ends the game (a hero died) ends the play there: the remaining steps do not run.
+        """
+        state = game.state
+        for handlers in steps:
+            if action.cancelled:
+                return
+            self._death_phase(game, action, depth + 1)
+            if state.result is not None:
+                return
+            self._phase(game, action, handlers, depth)
+        self._death_phase(game, action, depth + 1)
 
     def _phase(self, game: Game, action: GameAction, handlers: tuple, depth: int) -> None:
         """Notify the handlers of one phase, then resolve the reactions they queued, depth-first."""
@@ -162,24 +192,32 @@ class ActionSystem:
             for reaction in reactions:
                 self._sequence(game, reaction, depth)
 
-    def _death_phase(self, game: Game, root: GameAction) -> None:
+    def _death_phase(self, game: Game, action: GameAction, depth: int) -> None:
+        """Post the death reaper after (a step of) ``action`` while it produces reactions, resolved at ``depth``.
+
+        Skipped when no action has been performed since the last death phase that found no one to reap.
+        """
+        if self._actions_left == self._settled_at:
+            return
         handlers = game.bus.events[_DEATH_REAPER]
-        rounds = 0
         while True:
             reactions: list[GameAction] = []
             self._open = reactions
             for handler in handlers:
-                handler(game, root)
+                handler(game, action)
             self._open = None
             if not reactions:
+                self._settled_at = self._actions_left
                 return
-            rounds += 1
-            if rounds > MAX_DEATH_ROUNDS:
+            self._death_rounds_left -= 1
+            if self._death_rounds_left < 0:
                 raise _LoopBound(f"more than {MAX_DEATH_ROUNDS} death-phase rounds", reactions[0])
+            if depth > MAX_REACTION_DEPTH:
+                raise _LoopBound(f"reactions nested more than {MAX_REACTION_DEPTH} deep", reactions[0])
             if len(reactions) > 1:
                 reactions.sort(key=_reaction_order)
             for reaction in reactions:
-                self._sequence(game, reaction, 0)
+                self._sequence(game, reaction, depth)
 
 
 def looping_card(action: GameAction) -> Card | None:

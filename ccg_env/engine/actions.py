@@ -176,16 +176,24 @@ class EquipWeapon(GameAction):
 
 @dataclass(slots=True, eq=False)
 class Summon(GameAction):
-    """Put a minion onto the player's battlefield (from hand when ``played``, else a token)."""
+    """Put a minion onto the player's battlefield (from hand when ``played``, else a token).
+
+    Where it goes: beside ``beside`` (to its right, or its left when ``left``) if that minion is on the same
+    battlefield when the summon resolves, else at the right end.
+    """
 
     card: Card
     played: bool = False
     target: Card | None = None
+    beside: Card | None = field(default=None, kw_only=True)
+    left: bool = field(default=False, kw_only=True)
 
     def __init__(self, player: int, card: Card, played: bool = False, target: Card | None = None, *, priority: int = 0,
-                 order_of_play: int = 0, cancelled: bool = False) -> None:
+                 order_of_play: int = 0, cancelled: bool = False, beside: Card | None = None,
+                 left: bool = False) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.card, self.played, self.target = card, played, target
+        self.beside, self.left = beside, left
 
 
 # --- combat and effects ------------------------------------------------------------------------
@@ -336,13 +344,15 @@ class TriggerAbility(GameAction):
     target: Card | None = None  # the declared target, for 'chosen' selectors
     trigger_card: Card | None = None  # the card that caused the trigger
     fizzled: bool = field(default=False, kw_only=True)  # the declared target was no longer legal
+    #: a deathrattle's: the nearest minion that stood right of the dead card and lived (None: none did)
+    left_of: Card | None = field(default=None, kw_only=True)
 
     def __init__(self, player: int, card: Card, ability: Ability, target: Card | None = None,
                  trigger_card: Card | None = None, *, priority: int = 0, order_of_play: int = 0,
-                 cancelled: bool = False, fizzled: bool = False) -> None:
+                 cancelled: bool = False, fizzled: bool = False, left_of: Card | None = None) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.card, self.ability, self.target = card, ability, target
-        self.trigger_card, self.fizzled = trigger_card, fizzled
+        self.trigger_card, self.fizzled, self.left_of = trigger_card, fizzled, left_of
 
 
 @dataclass(slots=True, eq=False)
@@ -367,14 +377,20 @@ class StartGame(GameAction):
 
 @dataclass(slots=True, eq=False)
 class Reap(GameAction):
-    """The death reaper: move every mortally wounded minion to its owner's graveyard at once."""
+    """The death reaper: move every mortally wounded minion to its owner's graveyard at once.
+
+    ``right_neighbours`` holds, for each of ``cards``, the nearest minion to its right on its battlefield that is
+    not reaped with it, or None (filled in the prepare phase): a deathrattle summons just left of that minion.
+    """
 
     cards: list[Card] = field(default_factory=list)
+    right_neighbours: list[Card | None] = field(default_factory=list, kw_only=True)
 
     def __init__(self, player: int, cards: list[Card] | None = None, *, priority: int = 0, order_of_play: int = 0,
-                 cancelled: bool = False) -> None:
+                 cancelled: bool = False, right_neighbours: list[Card | None] | None = None) -> None:
         self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
         self.cards = [] if cards is None else cards
+        self.right_neighbours = [] if right_neighbours is None else right_neighbours
 
 
 @dataclass(slots=True, eq=False)

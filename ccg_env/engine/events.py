@@ -20,12 +20,22 @@ class Phase(str, Enum):
     VALIDATE_TARGET = "validate_target"  # the same, for checks of an action's declared target
     PREPARE = "prepare"  # 'will' happen: reactions resolve before the perform phase
     PERFORM = "perform"  # 'did' happen: the owning system changes state here, others react
+    # Hearthstone's later phases of a play, after the perform phase, each opened by a death phase (see STEPS)
+    BATTLECRY = "battlecry"  # a played minion's battlecry, a cast spell's text
+    AFTER_PLAY = "after_play"  # 'after your opponent plays / casts' secrets
+    AFTER_SUMMON = "after_summon"  # 'after you summon' triggers for a played minion
+
+
+#: The phases that follow an action's perform phase, in order. Before each one, and after the last, the action
+#: system resolves deaths (posts the death reaper until no one dies), so that a minion killed in one phase (by a
+#: battlecry, say) is gone before the next (its 'after you summon' trigger does not fire).
+STEPS = (Phase.BATTLECRY, Phase.AFTER_PLAY, Phase.AFTER_SUMMON)
 
 
 class Event(str, Enum):
     """Notifications that are not tied to one action class."""
 
-    DEATH_REAPER = "death_reaper"  # posted after each root action until it produces no reactions
+    DEATH_REAPER = "death_reaper"  # posted after each root action and play phase until it produces no reactions
 
 
 def all_subclasses(cls: type) -> list[type]:
@@ -38,9 +48,9 @@ def all_subclasses(cls: type) -> list[type]:
     return out
 
 
-#: What the action system runs for one action class: its validators (target checks last), then its prepare
-#: and perform handlers.
-Plan = tuple[tuple, tuple, tuple]
+#: What the action system runs for one action class: its validators (target checks last), its prepare and perform
+#: handlers, then the handlers of each later step (:data:`STEPS`) that has any, in order (empty for most classes).
+Plan = tuple[tuple, tuple, tuple, tuple]
 
 
 class EventBus:
@@ -77,14 +87,20 @@ class EventBus:
         self.plans.clear()
 
     def plan(self, action_class: type) -> Plan:
-        """Return (validators, prepare handlers, perform handlers) of exactly this class, cached."""
+        """Return (validators, prepare handlers, perform handlers, later steps' handlers) of exactly this class,
+        cached; the last holds one tuple of handlers per step of :data:`STEPS` that has any."""
         plan = self.plans.get(action_class)
         if plan is None:
             tables = self.tables
             validators = tables[Phase.VALIDATE].get(action_class, ()) + tables[Phase.VALIDATE_TARGET].get(
                 action_class, ())
+            steps: tuple = ()
+            for step in STEPS:
+                handlers = tables[step].get(action_class, ())
+                if handlers:
+                    steps += (handlers,)
             plan = self.plans[action_class] = (validators, tables[Phase.PREPARE].get(action_class, ()),
-                                               tables[Phase.PERFORM].get(action_class, ()))
+                                               tables[Phase.PERFORM].get(action_class, ()), steps)
         return plan
 
     def handlers(self, phase: Phase, action_class: type) -> tuple:

@@ -258,7 +258,8 @@ def test_onyxia_fills_the_battlefield_with_whelps_and_loses_the_rest():
     game = make_game({"hand": ["onyxia"], "battlefield": ["wisp", "wisp"]})
     start = len(game.log)
     play(game, "onyxia")
-    assert ids(game.player(ME).battlefield) == ["wisp", "wisp", "onyxia"] + ["whelp"] * 4
+    # rule changed (issue 21, summon positions): the whelps go right, left, right, left of Onyxia, not all to her right
+    assert ids(game.player(ME).battlefield) == ["wisp", "wisp", "whelp", "whelp", "onyxia", "whelp", "whelp"]
     cancelled = [e for e in game.log[start:] if e.cancelled]
     assert len(cancelled) == 2 and {e.kind for e in cancelled} == {"Summon"}
 

@@ -50,8 +50,9 @@ def test_illidan_summons_a_flame_after_the_played_minion_takes_its_slot():
     game = make_game({"hand": ["wisp", "the_coin"], "battlefield": ["illidan_stormrage"]})
     play(game, "wisp")
     play(game, "the_coin")
-    assert ids(game.player(ME).battlefield) == ["illidan_stormrage", "wisp", "flame_of_azzinoth",
-                                               "flame_of_azzinoth"]
+    # rule changed (issue 21, summon positions): each flame appears right of Illidan, not at the right end
+    assert ids(game.player(ME).battlefield) == ["illidan_stormrage", "flame_of_azzinoth", "flame_of_azzinoth",
+                                               "wisp"]
     full = make_game({"hand": ["wisp"], "battlefield": ["illidan_stormrage"] + ["river_crocolisk"] * 5})
     play(full, "wisp")
     assert ids(full.player(ME).battlefield)[-1] == "wisp" and len(full.player(ME).battlefield) == 7

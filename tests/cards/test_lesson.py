@@ -55,9 +55,10 @@ def test_violet_teacher_summons_an_apprentice_per_spell():
     play(game, "wisp")
     play(game, "arcane_explosion")
     play(game, "arcane_intellect")
-    assert board(game, ME) == [("violet_teacher", 3, 5), ("wisp", 1, 1), ("violet_apprentice", 1, 1),
-                               ("violet_apprentice", 1, 1)]
-    assert all(not m.definition.collectible for m in game.player(ME).battlefield[2:])
+    # rule changed (issue 21, summon positions): each apprentice appears right of the teacher, not at the right end
+    assert board(game, ME) == [("violet_teacher", 3, 5), ("violet_apprentice", 1, 1), ("violet_apprentice", 1, 1),
+                               ("wisp", 1, 1)]
+    assert all(not m.definition.collectible for m in game.player(ME).battlefield[1:3])
 
 
 @covers("knife_juggler")

@@ -44,9 +44,10 @@ def test_init_takes_exactly_the_fields_in_dataclass_order(cls):
     assert [(p.name, p.kind, p.default) for p in parameters] == _expected_parameters(cls)
 
 
-CARD_FIELDS = {"card", "attacker", "defender", "hero", "source", "target", "trigger_card", "unplayed"}
+CARD_FIELDS = {"card", "attacker", "defender", "hero", "source", "target", "trigger_card", "unplayed", "beside",
+               "left_of"}
 CARD_LIST_FIELDS = {"targets", "cards", "drawn"}
-FLAG_FIELDS = {"cancelled", "played", "sleeping", "fizzled"}
+FLAG_FIELDS = {"cancelled", "played", "sleeping", "fizzled", "left"}
 
 
 def _value_for(name: str, number: int) -> object:
@@ -54,7 +55,8 @@ def _value_for(name: str, number: int) -> object:
     dataclass annotations do not keep unions)."""
     card = Card(100 + number, HERO, 0, Zones.HAND, number, number, number, number, 0)
     special = {"definition": HERO, "zone": Zones.HAND, "result": Result.DRAW, "hits": [Hit(None, card, number)],
-               "ability": Ability(Trigger.BATTLECRY, EffectKind.DAMAGE, Selector.CHOSEN), "reason": f"reason {number}"}
+               "ability": Ability(Trigger.BATTLECRY, EffectKind.DAMAGE, Selector.CHOSEN), "reason": f"reason {number}",
+               "right_neighbours": [None, card]}
     if name in special:
         return special[name]
     if name in CARD_FIELDS:

@@ -59,14 +59,16 @@ def test_reaction_tree_matches_the_lesson(game):
         (3, "Damage", None),
         (4, "TriggerAbility", "acolyte_of_pain"),  # 8. Acolyte draws again
         (5, "DrawCards", None),
-        (0, "Reap", None),  # death reaper, first loop: Leper and Tentacle
-        (1, "TriggerAbility", "backstreet_leper"),
-        (2, "Damage", None),  # 2 damage to the enemy (our) hero
-        (1, "TriggerAbility", "tentacle_of_nzoth"),
-        (2, "Damage", None),  # card text: 1 damage to all minions
-        (3, "TriggerAbility", "acolyte_of_pain"),  # card text: Acolyte draws from that damage too
-        (4, "DrawCards", None),
-        (0, "Reap", None),  # second loop: Acolyte and Violet Apprentice
+        # rule changed (issue 21, deaths per phase): the death phase runs as the spell's text phase ends, inside the
+        # cast (reactions of the CastSpell, depth 2), not after the root action: same order, deeper in the tree
+        (2, "Reap", None),  # death reaper, first loop: Leper and Tentacle
+        (3, "TriggerAbility", "backstreet_leper"),
+        (4, "Damage", None),  # 2 damage to the enemy (our) hero
+        (3, "TriggerAbility", "tentacle_of_nzoth"),
+        (4, "Damage", None),  # card text: 1 damage to all minions
+        (5, "TriggerAbility", "acolyte_of_pain"),  # card text: Acolyte draws from that damage too
+        (6, "DrawCards", None),
+        (2, "Reap", None),  # second loop: Acolyte and Violet Apprentice
     ]
 
 

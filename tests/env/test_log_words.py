@@ -26,7 +26,7 @@ def test_a_spell_on_a_minion_reads_as_sentences_with_the_reaction_tree_depths():
     assert lines[0] == (0, "You play Fireball on Chillwind Yeti")
     assert (1, "Fireball is cast on Chillwind Yeti") in lines
     assert any(text == "Fireball deals 6 damage to Chillwind Yeti" and depth > 1 for depth, text in lines)
-    assert (0, "Chillwind Yeti dies") in lines
+    assert (2, "Chillwind Yeti dies") in lines  # issue 21: deaths resolve as the spell's text phase ends, in the cast
     assert [depth for depth, _ in lines] == [entry.depth for entry in game.log[start:]]
 
 

@@ -209,7 +209,9 @@ def test_a_loop_in_process_leaves_a_consistent_finished_state(tmp_path):
     harmer = game.player(0).graveyard[-1]
     assert harmer.definition.id == "self_harmer" and game.player(0).battlefield == []  # buried, not left dying
     assert max(entry.depth for entry in game.log) == MAX_REACTION_DEPTH  # the next level was refused
-    assert game.log[-1].action.reason == "reactions nested more than 100 deep (at Damage, card self_harmer)"
+    # issue 21 (deaths per phase): a played minion's battlecry is now a reaction of the play's battlecry step (one
+    # level shallower than under the Summon), so the level the bound refuses holds the trigger, not its damage
+    assert game.log[-1].action.reason == "reactions nested more than 100 deep (at TriggerAbility, card self_harmer)"
 
 
 def test_a_spell_broken_off_while_being_cast_goes_to_the_graveyard(tmp_path):

@@ -12,7 +12,8 @@ from ..events import EventBus, Phase
 from ..factory import new_card
 from ..targeting import Mark, candidates, still_targetable
 from ..vocabulary import (
-    BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector, Trigger,
+    BATTLEFIELD_ZONE, GRAVEYARD_ZONE, HERO_ZONE, MINION, NO_ZONE, SECRETS_ZONE, WEAPON_ZONE, EffectKind, Selector,
+    Trigger,
 )
 
 if TYPE_CHECKING:
@@ -41,9 +42,16 @@ AFTER_PRIORITY: Final = -1  # 'after your opponent plays / casts' secrets wait f
 
 
 def install(bus: EventBus) -> None:
+    # A play runs in Hearthstone's phases, deaths resolved between them (see events.STEPS): a minion enters and
+    # 'whenever you play a card' triggers; its battlecry; 'after your opponent plays' secrets; 'after you summon'.
+    # A spell: 'whenever you play / cast' triggers; its text; 'after your opponent casts' secrets.
     bus.on(Phase.PERFORM, PlayCard, _card_played)
+    bus.on(Phase.BATTLECRY, PlayCard, _played_minion_battlecry)
+    bus.on(Phase.AFTER_PLAY, PlayCard, _after_minion_played)
+    bus.on(Phase.AFTER_SUMMON, PlayCard, _after_minion_summoned)
     bus.on(Phase.PREPARE, CastSpell, _spell_cast)
-    bus.on(Phase.PERFORM, CastSpell, _spell_resolves)
+    bus.on(Phase.BATTLECRY, CastSpell, _spell_text)
+    bus.on(Phase.AFTER_PLAY, CastSpell, _after_spell_cast)
     bus.on(Phase.PERFORM, Summon, _summoned)
     bus.on(Phase.PERFORM, EquipWeapon, _weapon_equipped)
     bus.on(Phase.PERFORM, Damage, _damaged)
@@ -89,22 +97,46 @@ def _spell_cast(game: Game, action: CastSpell) -> None:
     _fire_in_play(game, action.player, _SPELL_CAST, trigger_card=action.card)
 
 
-def _spell_resolves(game: Game, action: CastSpell) -> None:
+def _spell_text(game: Game, action: CastSpell) -> None:
     _fire(game, [action.card], _BATTLECRY, target=action.target)
+
+
+def _after_spell_cast(game: Game, action: CastSpell) -> None:
     enemy_secrets = game.state.players[1 - action.player].secrets
     if enemy_secrets:
         _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
 
 
-def _summoned(game: Game, action: Summon) -> None:
+def _played_minion(action: PlayCard) -> Card | None:
+    """The minion a play put onto the battlefield (it may have died since), or None for other cards."""
     card = action.card
-    if action.played:
-        if _BATTLECRY in card.definition.triggers:  # the membership test saves most calls: a hot path
-            _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
-        enemy_secrets = game.state.players[1 - action.player].secrets
-        if enemy_secrets:
-            _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
-    _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
+    return card if card.definition.card_type is MINION and card.zone is not NO_ZONE else None
+
+
+def _played_minion_battlecry(game: Game, action: PlayCard) -> None:
+    card = _played_minion(action)
+    if card is not None and _BATTLECRY in card.definition.triggers:  # the membership test saves most calls
+        _fire(game, [card], _BATTLECRY, target=action.target, priority=BATTLECRY_PRIORITY)
+
+
+def _after_minion_played(game: Game, action: PlayCard) -> None:
+    card = _played_minion(action)
+    enemy_secrets = game.state.players[1 - action.player].secrets
+    if card is not None and enemy_secrets:
+        _fire(game, enemy_secrets, _SECRET_MINION_PLAYED, trigger_card=card, priority=AFTER_PRIORITY)
+
+
+def _after_minion_summoned(game: Game, action: PlayCard) -> None:
+    """'After you summon' triggers of the minions in play now: one that died in an earlier phase does not fire."""
+    card = _played_minion(action)
+    if card is not None:
+        _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=card, skip=card)
+
+
+def _summoned(game: Game, action: Summon) -> None:
+    """A token's 'after you summon' triggers (a played minion's come in the play's after-summon step)."""
+    if not action.played:
+        _fire_in_play(game, action.player, _MINION_SUMMONED, trigger_card=action.card, skip=action.card)
 
 
 def _weapon_equipped(game: Game, action: EquipWeapon) -> None:
@@ -126,7 +158,15 @@ def _turn_end(game: Game, action: TurnEnd) -> None:
 
 
 def _deathrattles(game: Game, action: Reap) -> None:
-    _fire(game, action.cards, _DEATHRATTLE)
+    """Fire the reaped minions' deathrattles, each knowing where its minion stood (its summons go there)."""
+    places = action.right_neighbours
+    for i, card in enumerate(action.cards):
+        abilities = card.definition.triggers.get(_DEATHRATTLE)
+        if abilities:
+            left_of = places[i] if i < len(places) else None
+            for ability in abilities:
+                game.add_reaction(TriggerAbility(card.owner, card, ability, order_of_play=card.order_of_play,
+                                                 left_of=left_of))
 
 
 def _attacked(game: Game, action: Attack) -> None:
@@ -217,13 +257,31 @@ def _new_cards(game: Game, action: TriggerAbility, owner: int) -> Card:
 
 
 def _summon(game: Game, action: TriggerAbility, heroes: list[Card]) -> GameAction:
+    """Summon the copies where Hearthstone puts them (see :func:`_summon_places`)."""
     # one Summon per copy would need several reactions; summon effects name one hero side, so copies queue here
-    hero = heroes[0]
-    summons = [Summon(hero.owner, _new_cards(game, action, hero.owner), order_of_play=action.card.order_of_play)
-               for _ in range(action.ability.amount)]
-    for extra in summons[1:]:
-        game.add_reaction(extra)
-    return summons[0]
+    side = heroes[0].owner
+    order = action.card.order_of_play
+    summons = [Summon(side, _new_cards(game, action, side), order_of_play=order, beside=beside, left=left)
+               for beside, left in _summon_places(action, side)]
+    for summon in summons[:-1]:
+        game.add_reaction(summon)
+    return summons[-1]  # queued last: the copies resolve in the order they were made
+
+
+def _summon_places(action: TriggerAbility, side: int) -> list[tuple[Card | None, bool]]:
+    """(beside, left) of each copy a summon effect makes on ``side`` (no minion beside: the right end).
+
+    A deathrattle summons where its minion stood: just left of the nearest minion that stood to its right and lived
+    (at the right end if none did), the copies side by side. A minion in play on that side summons beside itself:
+    right, left, right... (Onyxia's whelps fill both sides of her). Anything else (a spell, a secret, a minion
+    summoning for the other side) summons at the right end.
+    """
+    card, copies = action.card, action.ability.amount
+    if action.ability.trigger is _DEATHRATTLE and card.owner == side:
+        return [(action.left_of, True)] * copies
+    if card.zone is BATTLEFIELD_ZONE and card.owner == side:
+        return [(card, k % 2 == 1) for k in range(copies)]
+    return [(None, False)] * copies
 
 
 EFFECTS: Final[dict[EffectKind, Callable[[Game, TriggerAbility, list], GameAction]]] = {

@@ -1,4 +1,4 @@
-"""Death system: after each root action the reaper moves every minion at 0 or less health to the graveyard."""
+"""Death system: after each phase of a play and each root action the reaper takes minions at 0 or less health."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 def install(bus: EventBus) -> None:
     bus.on_event(Event.DEATH_REAPER, _reaper)
+    bus.on(Phase.PREPARE, Reap, _note_places)
     bus.on(Phase.PERFORM, Reap, _reap)
 
 
@@ -35,6 +36,26 @@ def _reaper(game: Game, root: GameAction) -> None:
     dying = dying_minions(game)
     if dying:
         game.add_reaction(Reap(game.state.current, dying))
+
+
+def _note_places(game: Game, action: Reap) -> None:
+    """Record where each dying minion stands, before any leaves: left of the nearest minion to its right that
+    lives on (None: the right end). A deathrattle summons there, in the dead minion's place."""
+    players = game.state.players
+    reaped = action.cards
+    places: list[Card | None] = []
+    action.right_neighbours = places
+    for card in reaped:
+        board = players[card.owner].battlefield
+        places.append(_right_neighbour(board, board.index(card) if card in board else len(board), reaped))
+
+
+def _right_neighbour(board: list[Card], index: int, reaped: list[Card]) -> Card | None:
+    """The first minion right of ``board[index]`` that is not being reaped, or None."""
+    for card in board[index + 1:]:
+        if card not in reaped:
+            return card
+    return None
 
 
 def _reap(game: Game, action: Reap) -> None:

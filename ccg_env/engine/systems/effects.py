@@ -52,7 +52,7 @@ def _freeze(game: Game, action: Freeze) -> None:
 def _destroy(game: Game, action: Destroy) -> None:
     for card in action.targets:
         if card.zone is BATTLEFIELD_ZONE:
-            card.health = min(card.health, 0)  # the reaper takes it after the root action
+            card.health = min(card.health, 0)  # the reaper takes it when the current phase ends
         elif card.zone is WEAPON_ZONE:
             retire_weapon(game, card)
 

@@ -82,9 +82,15 @@ def _on_damage_dealt(game: Game, action: Damage) -> None:
 
 
 def _thaw(game: Game, action: TurnEnd) -> None:
-    """At the end of its owner's turn a character frozen before that turn began thaws."""
+    """At the end of its owner's turn a frozen character thaws unless it was frozen this turn after attacking.
+
+    Frozen before the turn began, it has lost this turn's attack. Frozen this turn before it attacked (it had its
+    attack left), it has lost this turn's attack too, as in Hearthstone. Frozen this turn after it attacked (it hit a
+    freezing minion), it stays frozen through its owner's next turn.
+    """
     turn = game.state.turn
     player = game.state.players[action.player]
     for card in (*player.hero_zone, *player.battlefield):
-        if 0 < card.frozen_on_turn < turn:
+        frozen_on = card.frozen_on_turn
+        if frozen_on and (frozen_on < turn or not card.attacks_made):
             card.frozen_on_turn = 0

@@ -1,4 +1,4 @@
-"""Summon system: minions enter the battlefield (at most the rules' battlefield size per side)."""
+"""Summon system: minions enter the battlefield where the summon puts them (at most the rules' size per side)."""
 
 from __future__ import annotations
 
@@ -42,4 +42,9 @@ def _enter_battlefield(game: Game, action: Summon) -> None:
     card.sleeping = not card.keywords & _CHARGE
     if not action.played:
         card.order_of_play = game.state.new_order()
-    game.state.players[action.player].battlefield.append(card)
+    board = game.state.players[action.player].battlefield
+    beside = action.beside
+    if beside is not None and beside.zone is BATTLEFIELD_ZONE and beside.owner == action.player:
+        board.insert(board.index(beside) + (0 if action.left else 1), card)
+    else:
+        board.append(card)
