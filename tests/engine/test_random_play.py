@@ -7,7 +7,7 @@ import pytest
 from ccg_env.engine import Game
 from ccg_env.engine.decks import default_deck_paths
 
-from .helpers import check_invariants, random_game
+from .helpers import check_invariants, class_decks, random_game
 
 DECKS = sorted(default_deck_paths())
 
@@ -67,23 +67,10 @@ def test_same_seed_same_game_and_log():
     assert random_game(12)[0].to_json() != first.to_json()
 
 
-def _class_decks(seed: int) -> list:
-    """Two packaged decks played by heroes of classes picked by the seed (the packaged decks hold neutral cards)."""
-    import dataclasses
-
-    from ccg_env.engine import CardClass, Rules, default_cards
-    from ccg_env.engine.decks import resolve_deck
-
-    classes = list(CardClass)
-    rules, cards = Rules.load(), default_cards()
-    return [dataclasses.replace(resolve_deck(DECKS[(seed + i) % len(DECKS)], cards, rules),
-                                hero=classes[(seed // (1 + i)) % len(classes)]) for i in range(2)]
-
-
 def test_random_games_with_every_hero_hold_the_invariants_and_use_every_power():
     used: set[str] = set()
     for seed in range(70):
-        game, choices = random_game(seed, decks=_class_decks(seed), check=True, log=True)
+        game, choices = random_game(seed, decks=class_decks(seed), check=True, log=True)
         assert game.is_over
         used |= {e.action.card.definition.id for e in game.log if e.kind == "UseHeroPower" and not e.cancelled}
     assert used == {"fireblast", "armor_up", "reinforce", "lesser_heal", "dagger_mastery", "life_tap"}
@@ -91,7 +78,7 @@ def test_random_games_with_every_hero_hold_the_invariants_and_use_every_power():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_clone_and_json_round_trip_with_hero_powers_play_on_identically(seed):
-    game = Game.new(seed=seed, decks=_class_decks(seed))
+    game = Game.new(seed=seed, decks=class_decks(seed))
     rng = random.Random(seed)
     for _ in range(rng.randrange(10, 60)):
         if game.is_over:
