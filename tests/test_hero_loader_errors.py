@@ -110,3 +110,18 @@ def test_a_game_needs_a_hero_for_each_deck_class(tmp_path):
 def test_the_packaged_heroes_load_and_reference_packaged_cards():
     heroes = load_heroes(cards=default_cards())
     assert set(heroes) == set(CardClass) and default_heroes().neutral.power is None
+
+
+def test_a_game_refuses_a_hero_whose_power_names_a_card_missing_from_its_card_set(tmp_path):
+    from ccg_env.engine import Deck, load_cards
+
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("cards:\n  - {id: pebble, name: Pebble, type: minion, cost: 1, attack: 1, health: 1}\n")
+    card_set = load_cards([cards])
+    paladin = Deck("paladin", ("pebble",) * 30, hero=CardClass.PALADIN)
+    with pytest.raises(DataError, match=r"hero 'uther', power, abilities\[0\], field 'card': unknown card id "
+                                        r"'silver_hand_recruit'"):
+        Game.new(seed=0, decks=[paladin, paladin], cards=card_set)
+    with pytest.raises(DataError, match="unknown card id 'silver_hand_recruit'"):
+        Game.from_scenario({"players": [{"hero": "paladin"}, {}]}, cards=card_set)
+    Game.new(seed=0, decks=[Deck("plain", ("pebble",) * 30)] * 2, cards=card_set)  # no power, no token needed

@@ -13,7 +13,7 @@ from .decks import Deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus, all_subclasses
 from .game_setup import resolve_deck_pair, resolve_rules
-from .heroes import HeroSet, default_heroes
+from .heroes import HeroSet, check_hero_cards, default_heroes
 from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
@@ -77,6 +77,7 @@ class Game:
         heroes = heroes if heroes is not None else default_heroes()
         resolved = resolve_deck_pair(decks, cards, rules)
         hero_defs = [heroes.for_class(deck.hero) for deck in resolved]
+        check_hero_cards(hero_defs, cards, ", ".join(heroes.sources))
         state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
         state.players = [new_player(state, 0, hero_defs[0]), new_player(state, 1, hero_defs[1])]
         for player, deck in zip(state.players, resolved):

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from .cards import CardSet, parse_ability, parse_target
 from .datafiles import check_keys, config_dir, get_int, read_yaml
-from .definitions import HERO, CardDef, HeroDef
+from .definitions import HERO, Ability, CardDef, HeroDef
 from .errors import DataError, shown
 from .vocabulary import CardClass, CardType, EffectKind, Selector, Trigger
 
@@ -69,7 +69,7 @@ def _text(data: dict, key: str, default: str | None, *, where: dict) -> str:
     return value
 
 
-def _ability(data: Any, index: int, *, source: str, item: str, has_target: bool) -> Any:
+def _ability(data: Any, index: int, *, source: str, item: str, has_target: bool) -> Ability:
     """Parse one power ability with the card loader; its trigger defaults to (and must be) battlecry."""
     if isinstance(data, dict) and "trigger" not in data:
         data = {**data, "trigger": Trigger.BATTLECRY.value}
@@ -86,7 +86,7 @@ def parse_power(data: Any, hero_class: CardClass, *, source: str, item: str) -> 
     """Validate a hero's ``power`` mapping into a :class:`CardDef` of type ``hero_power``."""
     label = f"{item}, power"
     check_keys(data, _POWER_FIELDS, {"id", "name", "abilities"}, source=source, item=label)
-    where = {"source": source, "item": label}
+    where: dict[str, Any] = {"source": source, "item": label}
     power_id = _slug(data["id"], where={**where, "field": "id"})
     target = parse_target(data["target"], source=source, item=label) if "target" in data else None
     raw = data["abilities"]
@@ -109,7 +109,7 @@ def parse_hero(data: Any, *, source: str) -> HeroDef:
     """Validate one hero mapping ``{id, name, class, text, power}`` into a :class:`HeroDef`."""
     item = f"hero {shown(data['id'])}" if isinstance(data, dict) and isinstance(data.get("id"), str) else "hero"
     check_keys(data, _HERO_FIELDS, {"id", "name", "class"}, source=source, item=item)
-    where = {"source": source, "item": item}
+    where: dict[str, Any] = {"source": source, "item": item}
     hero_id = _slug(data["id"], where={**where, "field": "id"})
     try:
         hero_class = CardClass(data["class"])
@@ -171,10 +171,11 @@ def _check_references(hero: HeroDef, cards: CardSet, source: str) -> None:
                             **where)
 
 
-def check_hero_cards(heroes: HeroSet, cards: CardSet) -> None:
-    """Check that every card the heroes' powers summon or equip is in ``cards`` (a DataError otherwise)."""
-    for hero in heroes.values():
-        _check_references(hero, cards, ", ".join(heroes.sources))
+def check_hero_cards(heroes: Iterable[HeroDef], cards: CardSet, source: str = "heroes") -> None:
+    """Check that every card the heroes' powers summon or equip is in ``cards`` (a DataError otherwise): a game
+    checks its two heroes against its card set before it starts."""
+    for hero in heroes:
+        _check_references(hero, cards, source)
 
 
 _DEFAULT_HEROES: HeroSet | None = None

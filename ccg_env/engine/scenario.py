@@ -39,7 +39,7 @@ from .datafiles import check_keys
 from .errors import DataError, shown
 from .definitions import HeroDef
 from .factory import new_card, new_player
-from .heroes import HeroSet
+from .heroes import HeroSet, check_hero_cards
 from .invariants import (InvariantError, check_hero_power, check_match, check_zone_kinds, check_zone_limits,
                          check_zones)
 from .rng import Rng
@@ -65,7 +65,9 @@ def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rul
     if not isinstance(raw_players, list) or len(raw_players) != 2:
         raise DataError("expected a list of exactly two players", source=source, field="players")
     state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
-    state.players = [new_player(state, i, _hero(raw, i, heroes)) for i, raw in enumerate(raw_players)]
+    hero_defs = [_hero(raw, i, heroes) for i, raw in enumerate(raw_players)]
+    check_hero_cards(hero_defs, cards, ", ".join(heroes.sources))
+    state.players = [new_player(state, i, hero) for i, hero in enumerate(hero_defs)]
     state.current = _int(scenario, "current", 0, None, low=0, high=1)
     state.turn = _int(scenario, "turn", 1, None, low=1)
     for index, raw in enumerate(raw_players):
