@@ -10,8 +10,11 @@ One decision at a time, in priority order:
    they kill or heal). Targets come from the card's ``preferred`` mark, as the tutorial's AutoTarget picks
    them (any allowed target when the mark names none), but scored instead of taken first. Spells that
    would be wasted are held.
-4. **Face**: every character that can still attack hits the enemy hero.
-5. **End turn** when nothing useful is left.
+4. **Hero power**: with the mana left over after the plays, use the hero power when its effect is worth
+   something (targets from its ``preferred`` mark, scored like a card's battlecry; Life Tap only with room in
+   the hand and health to spare). A damage power aimed at the enemy hero counts towards lethal in step 1.
+5. **Face**: every character that can still attack hits the enemy hero.
+6. **End turn** when nothing useful is left.
 
 The agent is deterministic: ties go to the engine's stable choice order.
 """
@@ -45,8 +48,9 @@ class Board:
         self.own: SideView = view.own
         self.enemy: SideView = view.enemy
         own, enemy = self.own, self.enemy
+        power = (own.hero_power,) if own.hero_power is not None else ()
         self.cards: dict[int, CardView] = {c.uid: c for c in (own.hero, enemy.hero, *own.hand, *own.battlefield,
-                                                                 *enemy.battlefield)}
+                                                                 *enemy.battlefield, *power)}
         self.enemy_hp = enemy.hero.health + enemy.hero.armor
 
     def is_enemy_hero(self, uid: int | None) -> bool:
@@ -61,8 +65,9 @@ def choose(view: GameView, choices: list[Choice] | None = None) -> Choice:
     board = Board(view)
     plays = [c for c in choices if c.kind is ChoiceKind.PLAY]
     attacks = [c for c in choices if c.kind is ChoiceKind.ATTACK]
-    return (_lethal(board, plays, attacks) or _best_trade(board, attacks) or _best_play(board, plays)
-            or _face(board, attacks) or END_TURN)
+    powers = [c for c in choices if c.kind is ChoiceKind.HERO_POWER]
+    return (_lethal(board, plays + powers, attacks) or _best_trade(board, attacks) or _best_play(board, plays)
+            or _best_hero_power(board, powers) or _face(board, attacks) or END_TURN)
 
 
 class HeuristicAgent:
@@ -272,7 +277,43 @@ def _coin_score(board: Board, coin: CardView, amount: int) -> float:
     return 0.05
 
 
-# --- 4. face -----------------------------------------------------------------------------------------
+# --- 4. hero power ----------------------------------------------------------------------------------
+
+
+#: Below this much health (with armor) a hero does not pay health for a card (Life Tap).
+SAFE_HEALTH = 12
+
+
+def _best_hero_power(board: Board, powers: list[Choice]) -> Choice | None:
+    """The use of the hero power worth the most among its preferred targets, if worth anything."""
+    if not powers:
+        return None
+    preferred = set(board.view.hero_power_targets(preferred=True))
+    candidates = [p for p in powers if p.target in preferred] or powers
+    best, best_score = None, 0.0
+    for use in candidates:
+        power = board.cards[use.source]
+        score = sum(_power_ability_score(board, power, ability, use.target)
+                    for ability in battlecries(power.definition))
+        if score > best_score + 1e-9:
+            best, best_score = use, score
+    return best
+
+
+def _power_ability_score(board: Board, power: CardView, ability: Ability, target_uid: int | None) -> float:
+    if ability.selector is Selector.OWN_HERO and ability.effect is EffectKind.DAMAGE:
+        hero = board.own.hero
+        return -0.6 * ability.amount if hero.health + hero.armor - ability.amount >= SAFE_HEALTH else -100.0
+    if ability.effect is EffectKind.EQUIP_WEAPON:  # a small weapon is worth having, not worth a better one
+        return -1.0 if board.own.weapon is not None else 1.5
+    if ability.selector is Selector.CHOSEN and ability.effect is EffectKind.HEAL:
+        target = board.cards.get(target_uid) if target_uid is not None else None
+        if target is None or target.owner != board.own.index or target.health >= target.max_health:
+            return -1.0
+    return _ability_score(board, power, ability, target_uid)
+
+
+# --- 5. face -----------------------------------------------------------------------------------------
 
 
 def _face(board: Board, attacks: list[Choice]) -> Choice | None:

@@ -62,9 +62,9 @@ from ccg_env.engine import (
 from ccg_env.engine.action_system import MAX_ACTIONS_PER_ROOT
 from ccg_env.engine.cards import CardLoopWarning, CardSet
 from ccg_env.engine.choices import END_TURN, to_action
-from ccg_env.engine.decks import Deck, default_deck_paths
+from ccg_env.engine.decks import Deck, default_deck_paths, resolve_deck
 from ccg_env.engine.targeting import PREDICATES
-from ccg_env.engine.vocabulary import KEYWORD_NAMES, SECRET_TRIGGERS, EffectKind, Selector, Trigger
+from ccg_env.engine.vocabulary import KEYWORD_NAMES, SECRET_TRIGGERS, CardClass, EffectKind, Selector, Trigger
 from ccg_env.engine.invariants import InvariantMonitor
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.masks import legal_mask
@@ -112,6 +112,9 @@ class GamePlan:
     log: bool
     rules: str = "default"  # a key of RULE_VARIANTS
     cards: str = "packaged"  # or "random": a card set and two decks generated from the seed
+    #: the hero class each seat plays when its deck is neutral (neutral cards go in any class's deck), so that
+    #: every hero power is fuzzed; a class deck keeps its own hero
+    heroes: tuple[str, str] = ("neutral", "neutral")
 
     def new_game(self) -> Game:
         """The game this plan starts from."""
@@ -120,7 +123,10 @@ class GamePlan:
             cards = random_card_set(self.seed)
             return Game.new(seed=self.seed, decks=random_decks(self.seed, cards), rules=rules, cards=cards,
                             log=self.log)
-        return Game.new(seed=self.seed, decks=list(self.decks), rules=rules, log=self.log)
+        decks = [resolve_deck(name, default_cards(), rules) for name in self.decks]
+        decks = [dataclasses.replace(deck, hero=CardClass(hero)) if deck.hero is CardClass.NEUTRAL else deck
+                 for deck, hero in zip(decks, self.heroes)]
+        return Game.new(seed=self.seed, decks=decks, rules=rules, log=self.log)
 
 
 def plan_game(seed: int, cards: str = "packaged") -> GamePlan:
@@ -133,8 +139,13 @@ def plan_game(seed: int, cards: str = "packaged") -> GamePlan:
     if cards == "random":
         return GamePlan(seed, ("random", "random"), "random", log=seed % 2 == 0,
                         rules="tight" if seed % 5 == 4 else "default", cards="random")
-    return GamePlan(seed, (rng.choice(names), rng.choice(names)), "heuristic" if seed % 2 else "random",
-                    log=seed % 4 < 2, rules="tight" if seed % 5 == 4 else "default")
+    decks = (rng.choice(names), rng.choice(names))
+    heroes = (rng.choice(_HERO_CLASSES), rng.choice(_HERO_CLASSES))
+    return GamePlan(seed, decks, "heuristic" if seed % 2 else "random", log=seed % 4 < 2,
+                    rules="tight" if seed % 5 == 4 else "default", heroes=heroes)
+
+
+_HERO_CLASSES = [c.value for c in CardClass]
 
 
 # --- random card definitions -------------------------------------------------------------------------
@@ -551,7 +562,7 @@ def write_failure(plan: GamePlan, taken: list[Choice], message: str, config: Fuz
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     doc = {"format": FAILURE_FORMAT, "seed": plan.seed, "decks": list(plan.decks), "policy": plan.policy,
-           "log": plan.log, "rules": plan.rules, "cards": plan.cards, "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
+           "log": plan.log, "rules": plan.rules, "cards": plan.cards, "heroes": list(plan.heroes), "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
            "actions": [[c.kind.value, c.source, c.target] for c in taken], "error": message}
     path = out / f"{plan.seed}.json"
     path.write_text(json.dumps(doc, indent=1))
@@ -564,7 +575,8 @@ def load_failure(source: str | Path | dict) -> tuple[GamePlan, FuzzConfig, list[
     if doc.get("format") != FAILURE_FORMAT:
         raise ValueError(f"{source}: not a fuzz failure file (format {doc.get('format')!r})")
     plan = GamePlan(int(doc["seed"]), tuple(doc["decks"]), doc["policy"], bool(doc["log"]),
-                    doc.get("rules", "default"), doc.get("cards", "packaged"))
+                    doc.get("rules", "default"), doc.get("cards", "packaged"),
+                    tuple(doc.get("heroes", ("neutral", "neutral"))))
     config = FuzzConfig(**doc.get("config", {}), out_dir=None)
     choices = [Choice(ChoiceKind(kind), source, target) for kind, source, target in doc["actions"]]
     return plan, config, choices

@@ -22,15 +22,15 @@ from ccg_env.model_file import (METADATA_MEMBER, WEIGHTS_MEMBER, ModelFileError,
 pytest.importorskip("sb3_contrib")
 
 
-def _packaged_sizes() -> tuple[int, int]:
-    """The observation length and card count of the packaged rules and cards (what the tiny model is built on)."""
-    from ccg_env.engine import Rules, default_cards
-    from ccg_env.env.observation import ObservationEncoder
+def _default_sizes() -> tuple[int, int, int]:
+    """Observation entries, action ids and cards of the default game: what the tiny model below is built for."""
+    from ccg_env.env.core import EnvCore
 
-    return ObservationEncoder(Rules.load(), default_cards()).size, len(default_cards())
+    core = EnvCore()
+    return core.encoder.size, core.size, len(core.cards)
 
 
-OBS_SIZE, CARD_COUNT = _packaged_sizes()
+OBSERVATION, ACTIONS, CARDS = _default_sizes()
 
 
 class WritesMarker:
@@ -156,8 +156,7 @@ def test_cli_model_convert_needs_trust_and_inspect_shows_the_metadata(tiny_zip, 
     capsys.readouterr()
     assert cli.main(["model", "inspect", str(tmp_path / "out.ccgmodel")]) == 0
     text = capsys.readouterr().out
-    assert "policy: MaskableActorCriticPolicy" in text and "actions: 235 ids" in text
-    assert f"cards: {CARD_COUNT}" in text
+    assert "policy: MaskableActorCriticPolicy" in text and f"actions: {ACTIONS} ids" in text and f"cards: {CARDS}" in text
 
 
 # --- a model file never runs code ----------------------------------------------------------------------------
@@ -250,8 +249,8 @@ def test_metadata_asking_for_a_huge_network_is_refused_before_it_is_allocated(ti
     # 8 layers of 4096 (each option within its bound) would be about 130M parameters, 520 MB of float32
     huge = _rewrite(tiny_model_file, tmp_path / "huge.ccgmodel", metadata={"policy_kwargs": {"net_arch": [4096] * 8}})
     before = psutil.Process().memory_info().rss
-    with pytest.raises(ModelFileError, match=rf"do not fit .*mlp_extractor.policy_net.0.weight: \(32, {OBS_SIZE}\) "
-                                             rf"in the weights, \(4096, {OBS_SIZE}\) in the policy"):
+    with pytest.raises(ModelFileError, match=rf"do not fit .*mlp_extractor.policy_net.0.weight: \(32, {OBSERVATION}\) in "
+                                             rf"the weights, \(4096, {OBSERVATION}\) in the policy"):
         load_model(huge)
     assert psutil.Process().memory_info().rss - before < 100_000_000
 
@@ -264,8 +263,8 @@ def test_a_model_file_for_another_card_set_is_refused_naming_both(tiny_model_fil
     from ccg_env.engine.datafiles import config_dir
 
     agent = LearnedAgent(tiny_model_file, cards=config_dir() / "cards" / "basic.yaml")
-    with pytest.raises(ModelFileError, match=rf"trained on a card set of {CARD_COUNT} cards but the game's has \d+; "
-                                             r"only in the model's: \["):
+    with pytest.raises(ModelFileError, match=rf"trained on a card set of {CARDS} cards but the game's has \d+; only in "
+                                             r"the model's: \["):
         agent._load()
 
 
@@ -273,11 +272,11 @@ def test_an_observation_or_mask_of_another_size_is_refused_naming_both(tiny_mode
     from agents.learned import LearnedAgent
 
     agent = LearnedAgent(tiny_model_file)
-    with pytest.raises(ModelFileError, match=f"the model reads observations of {OBS_SIZE} entries but the game's "
-                                             "have 40"):
-        agent.act(np.zeros(40, dtype=np.float32), np.ones(235, dtype=np.int8))
-    with pytest.raises(ModelFileError, match="the model has 235 action ids but the game's layout has 200"):
-        agent.act(np.zeros(OBS_SIZE, dtype=np.float32), np.ones(200, dtype=np.int8))
+    with pytest.raises(ModelFileError, match=f"the model reads observations of {OBSERVATION} entries but the game's "
+                                             f"have 40"):
+        agent.act(np.zeros(40, dtype=np.float32), np.ones(ACTIONS, dtype=np.int8))
+    with pytest.raises(ModelFileError, match=f"the model has {ACTIONS} action ids but the game's layout has 200"):
+        agent.act(np.zeros(OBSERVATION, dtype=np.float32), np.ones(200, dtype=np.int8))
 
 
 def test_convert_refuses_rules_whose_sizes_differ_from_the_model(tiny_zip, tmp_path):
@@ -285,8 +284,7 @@ def test_convert_refuses_rules_whose_sizes_differ_from_the_model(tiny_zip, tmp_p
 
     rules = tmp_path / "rules.yaml"
     rules.write_text("max_hand: 8\n")
-    with pytest.raises(ModelFileError, match=f"the model reads observations of {OBS_SIZE} entries but the game's "
-                                             "have "):
+    with pytest.raises(ModelFileError, match=f"the model reads observations of {OBSERVATION} entries but the game's have "):
         convert(tiny_zip, tmp_path / "out.ccgmodel", trust=True, rules=str(rules))
     assert not (tmp_path / "out.ccgmodel").exists()
 
@@ -303,7 +301,7 @@ def test_a_converted_model_has_the_same_outputs(tiny_zip, tiny_model_file):
     original = MaskablePPO.load(tiny_zip, device="cpu").policy
     loaded = load_model(tiny_model_file)
     assert loaded.metadata.observation_normalized is False and loaded.metadata.card_ids[0] < loaded.metadata.card_ids[1]
-    observations = torch.rand(16, OBS_SIZE) * 10
+    observations = torch.rand(16, OBSERVATION) * 10
     with torch.no_grad():
         assert torch.equal(original.get_distribution(observations).distribution.logits,
                            loaded.policy.get_distribution(observations).distribution.logits)

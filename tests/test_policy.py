@@ -78,7 +78,7 @@ def test_pair_head_scores_each_action_id_from_its_own_slots():
     layout = ActionLayout(max_hand=10, max_battlefield=7)
     torch.manual_seed(1)
     head = PairwiseActionHead(10, 7, SLOT_DIM, GLOBAL_DIM, head_dim=12)
-    for layer in (head.key_out["card"], head.key_out["attacker"], head.end_turn):
+    for layer in (head.key_out["card"], head.key_out["attacker"], head.key_out["power"], head.end_turn):
         torch.nn.init.normal_(layer.weight)  # the real init is near zero; make every input visible
     features = torch.randn(2, GLOBAL_DIM + (10 + 14 + 2) * SLOT_DIM)
     assert head(features).shape == (2, layout.size)
@@ -96,11 +96,18 @@ def test_pair_head_scores_each_action_id_from_its_own_slots():
     own_minion_2 = GLOBAL_DIM + (10 + 2) * SLOT_DIM
     expected = {f"play hand slot {h} at own minion 2" for h in range(10)}
     expected |= {f"attack with own minion 2 at {d}" for d in ["enemy hero", *(f"enemy minion {i}" for i in range(7))]}
+    expected |= {"use the hero power at own minion 2"}
     assert changed_ids(own_minion_2) == expected
     enemy_hero = GLOBAL_DIM + (10 + 14 + 1) * SLOT_DIM
     expected = {f"play hand slot {h} at enemy hero" for h in range(10)}
     expected |= {f"attack with {a} at enemy hero" for a in ["own hero", *(f"own minion {i}" for i in range(7))]}
+    expected |= {"use the hero power at enemy hero"}
     assert changed_ids(enemy_hero) == expected
+    own_hero = GLOBAL_DIM + (10 + 14) * SLOT_DIM  # the hero is the power's source and a target of everything
+    expected = {f"play hand slot {h} at own hero" for h in range(10)}
+    expected |= {f"attack with own hero at {d}" for d in ["enemy hero", *(f"enemy minion {i}" for i in range(7))]}
+    expected |= {layout.describe(layout.hero_power_offset + t) for t in range(layout.target_slots)}
+    assert changed_ids(own_hero) == expected
 
 
 def test_missing_pieces_are_named(env):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .actions import PROBE_CARD, Attack, GameAction, PlayCard, StopLoop
+from .actions import PROBE_CARD, Attack, GameAction, PlayCard, StopLoop, UseHeroPower
 from .errors import EngineBusyError, GameOverError
 from .events import Event, EventBus
 from .log import LogEntry
@@ -62,8 +62,8 @@ class ActionSystem:
     reference cycle: a finished game is freed at once instead of waiting for the cycle collector.
     """
 
-    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "_actions_left",
-                 "_death_rounds_left", "_settled_at")
+    __slots__ = ("_open", "active", "_bus", "_plans", "play_probe", "attack_probe", "hero_power_probe",
+                 "_actions_left", "_death_rounds_left", "_settled_at")
 
     def __init__(self, bus: EventBus) -> None:
         #: the reactions list of the phase being notified (handlers append to it), None between phases
@@ -73,6 +73,7 @@ class ActionSystem:
         self._plans = bus.plans  # the bus clears this dict in place on registration: holding it stays current
         #: actions that legal-move generation points at each possible source to ask the validators (never performed)
         self.play_probe, self.attack_probe = PlayCard(0, PROBE_CARD), Attack(0, PROBE_CARD, PROBE_CARD)
+        self.hero_power_probe = UseHeroPower(0, PROBE_CARD)
         #: actions the running root action may still set off (see MAX_ACTIONS_PER_ROOT)
         self._actions_left = MAX_ACTIONS_PER_ROOT
         #: death-phase rounds the running root action may still have (see MAX_DEATH_ROUNDS)

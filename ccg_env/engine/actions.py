@@ -137,6 +137,22 @@ class PlayCard(GameAction):
 
 
 @dataclass(slots=True, eq=False)
+class UseHeroPower(GameAction):
+    """Pay a hero power's cost and use it: its abilities fire like a spell's, at the ``target`` declared here.
+
+    It is not a played card: "whenever you play a card" and "whenever you cast a spell" do not react to it.
+    """
+
+    card: Card
+    target: Card | None = None
+
+    def __init__(self, player: int, card: Card, target: Card | None = None, *, priority: int = 0,
+                 order_of_play: int = 0, cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card, self.target = card, target
+
+
+@dataclass(slots=True, eq=False)
 class CastSpell(GameAction):
     """A played spell resolves: 'whenever you cast' reacts to its prepare phase, its effects to perform."""
 

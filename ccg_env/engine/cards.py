@@ -92,7 +92,8 @@ def parse_mark(data: Any, *, source: str, item: str, field_name: str) -> Mark:
     return Mark(alliance, zones, types, exclude, filters)
 
 
-def _parse_target(data: Any, *, source: str, item: str) -> Target:
+def parse_target(data: Any, *, source: str, item: str) -> Target:
+    """Parse a ``target`` spec ``{required, allowed, preferred}`` (preferred defaults to allowed)."""
     check_keys(data, _TARGET_FIELDS, {"allowed"}, source=source, item=f"{item}, target")
     required = data.get("required", True)
     if not isinstance(required, bool):
@@ -104,8 +105,9 @@ def _parse_target(data: Any, *, source: str, item: str) -> Target:
     return Target(required, allowed, preferred)
 
 
-def _parse_ability(data: Any, index: int, *, source: str, item: str, has_target: bool,
+def parse_ability(data: Any, index: int, *, source: str, item: str, has_target: bool,
                    card_type: CardType) -> Ability:
+    """Parse one ability ``{trigger, effect, select, mark, ...}`` of a card (or hero power) of ``card_type``."""
     label = f"{item}, abilities[{index}]"
     check_keys(data, _ABILITY_FIELDS, {"trigger", "effect"}, source=source, item=label)
     where = {"source": source, "item": label}
@@ -164,21 +166,22 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     if not isinstance(card_id, str) or not card_id.replace("_", "").isalnum() or card_id != card_id.lower():
         raise DataError(f"ids are lower-case slugs like 'knife_juggler', got {shown(card_id)}", **where, field="id")
     card_type = _enum(CardType, data["type"], where={**where, "field": "type"})
-    if card_type is CardType.HERO:
-        raise DataError("hero cards are built in, not defined in card files", **where, field="type")
+    if card_type in (CardType.HERO, CardType.HERO_POWER):
+        raise DataError(f"{card_type.value} cards are defined in hero files (configs/heroes), not in card files",
+                        **where, field="type")
     keywords = 0
     for name in _names(data.get("keywords", []), where={**where, "field": "keywords"}):
         if name not in KEYWORD_NAMES:
             raise DataError(f"unknown keyword {shown(name)} (allowed: {', '.join(KEYWORD_NAMES)})", **where,
                             field="keywords")
         keywords |= int(KEYWORD_NAMES[name])
-    target = _parse_target(data["target"], source=source, item=item) if "target" in data else None
+    target = parse_target(data["target"], source=source, item=item) if "target" in data else None
     raw_abilities = data.get("abilities", [])
     if not isinstance(raw_abilities, list):
         raise DataError("expected a list of abilities", **where, field="abilities")
     if len(raw_abilities) > MAX_ABILITIES:
         raise DataError(f"{len(raw_abilities)} abilities, at most {MAX_ABILITIES} allowed", **where, field="abilities")
-    abilities = tuple(_parse_ability(a, i, source=source, item=item, has_target=target is not None,
+    abilities = tuple(parse_ability(a, i, source=source, item=item, has_target=target is not None,
                                      card_type=card_type) for i, a in enumerate(raw_abilities))
     if target is not None and not any(a.selector is Selector.CHOSEN for a in abilities):
         raise DataError("has a target spec but no ability acts on the chosen target", **where, field="target")
@@ -307,4 +310,4 @@ def keyword_names(mask: int) -> list[str]:
 
 
 __all__ = ["Ability", "CardDef", "CardLoopWarning", "CardSet", "HERO", "Keyword", "default_cards", "keyword_names",
-           "load_cards", "parse_card", "parse_mark", "self_loops"]
+           "load_cards", "parse_ability", "parse_card", "parse_mark", "parse_target", "self_loops"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .actions import Attack, ChangeTurn, GameAction, PlayCard
+from .actions import Attack, ChangeTurn, GameAction, PlayCard, UseHeroPower
 from .events import Phase
-from .targeting import attack_targets, play_targets, target_options
+from .targeting import attack_targets, play_target_options, play_targets, target_options
 from .vocabulary import HERO_ZONE
 
 if TYPE_CHECKING:
@@ -21,10 +21,12 @@ class ChoiceKind(str, Enum):
     END_TURN = "end_turn"
     PLAY = "play"
     ATTACK = "attack"
+    HERO_POWER = "hero_power"  # source: the hero power's uid; target: a character's uid or None
 
 
 class Choice(NamedTuple):
-    """A frozen value naming a decision by card uids: play ``source`` at ``target``, or attack with it."""
+    """A frozen value naming a decision by card uids: play ``source`` at ``target``, attack with it, or use it
+    (a hero power)."""
 
     kind: ChoiceKind
     source: int | None = None
@@ -33,14 +35,16 @@ class Choice(NamedTuple):
     def __str__(self) -> str:
         if self.kind is ChoiceKind.END_TURN:
             return "end turn"
-        verb = "play" if self.kind is ChoiceKind.PLAY else "attack with"
+        verb = _VERBS[self.kind]
         at = f" -> #{self.target}" if self.target is not None else ""
         return f"{verb} #{self.source}{at}"
 
 
+_VERBS: Final = {ChoiceKind.PLAY: "play", ChoiceKind.ATTACK: "attack with", ChoiceKind.HERO_POWER: "use hero power"}
 END_TURN: Final = Choice(ChoiceKind.END_TURN)
 _PLAY: Final = ChoiceKind.PLAY  # plain names: enum lookups are slow on Python 3.11
 _ATTACK: Final = ChoiceKind.ATTACK
+_HERO_POWER: Final = ChoiceKind.HERO_POWER
 _VALIDATE: Final = Phase.VALIDATE
 _tuple_new: Final = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
@@ -64,10 +68,11 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     """Every choice the current player may make, in a fixed order, and the cards each one names.
 
     Order: end turn, plays (hand order, then target order), attacks (hero then battlefield, then defender
-    order). Both are empty once the game is over. A play or attack is listed when its source passes the
-    source validators (run on a probe action) and its target is one of the TargetSystem's candidates, which
-    is exactly what the target validators check when it is applied. The candidates are computed once per
-    target mark (plays) and once for all attackers, which share their owner's point of view.
+    order), the hero power (target order). Both are empty once the game is over. A play, attack or hero power
+    is listed when its source passes the source validators (run on a probe action) and its target is one of
+    the TargetSystem's candidates, which is exactly what the target validators check when it is applied. The
+    candidates are computed once per target mark (plays) and once for all attackers, which share their owner's
+    point of view.
     """
     state = game.state
     if state.result is not None:
@@ -122,7 +127,36 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
                 choice = _tuple_new(Choice, (_ATTACK, uid, defender.uid))
                 out.append(choice)
                 moves[choice] = (attacker, defender)
+    if player.hero_power:
+        _hero_power_moves(game, player.hero_power[0], validators.get(UseHeroPower, ()), out, moves)
     return out, moves
+
+
+def _hero_power_moves(game: Game, power: Card, validators: tuple, out: list[Choice],
+                      moves: dict[Choice, Move]) -> None:
+    """Add the uses of the hero power that pass its validators, one per legal declared target."""
+    probe = game.actions.hero_power_probe
+    probe.player, probe.card = game.state.current, power
+    for validator in validators:
+        if validator(game, probe) is not None:
+            return
+    for target in play_target_options(game.state, power):
+        choice = _tuple_new(Choice, (_HERO_POWER, power.uid, None if target is None else target.uid))
+        out.append(choice)
+        moves[choice] = (power, target)
+
+
+def hero_power_usable(game: Game) -> bool:
+    """Whether the player on turn may use their hero power now (at some legal target), as legal_moves lists it."""
+    state = game.state
+    if state.result is not None:
+        return False
+    powers = state.players[state.current].hero_power
+    if not powers:
+        return False
+    found: list[Choice] = []
+    _hero_power_moves(game, powers[0], game.bus.phase_handlers(_VALIDATE).get(UseHeroPower, ()), found, {})
+    return bool(found)
 
 
 def _find(cards_by_zone: tuple[list[Card], ...], uid: int | None) -> Card | None:
@@ -152,6 +186,11 @@ def to_action(game: Game, choice: Choice) -> GameAction | str:
         if card is None:
             return f"no card #{choice.source} in player {me}'s hand"
         return PlayCard(me, card, target)
+    if choice.kind is ChoiceKind.HERO_POWER:
+        power = _find((player.hero_power,), choice.source)
+        if power is None:
+            return f"player {me} has no hero power #{choice.source}"
+        return UseHeroPower(me, power, target)
     attacker = _find((player.hero_zone, player.battlefield), choice.source)
     if attacker is None:
         return f"no character #{choice.source} of player {me} in play"
@@ -183,5 +222,5 @@ def describe_choice(game: Game, choice: Choice) -> str:
     else:
         side = "your" if target.owner == game.state.current else "enemy"
         at = f" -> {side} {target.definition.name} ({target.attack}/{target.health})"
-    verb = "Play" if choice.kind is ChoiceKind.PLAY else "Attack with"
+    verb = {ChoiceKind.PLAY: "Play", ChoiceKind.ATTACK: "Attack with"}.get(choice.kind, "Use hero power")
     return f"{verb} {name}{at}"

@@ -50,10 +50,30 @@ class CardDef:
     collectible: bool = True
     triggers: Mapping[Trigger, tuple[Ability, ...]] = field(default_factory=dict)
     card_class: CardClass = CardClass.NEUTRAL  # a class card goes only in decks of that class's hero
+    uses_per_turn: int = 0  # hero powers: how many times a turn it may be used (0 for every other card)
 
     def __repr__(self) -> str:
         return f"CardDef({self.id!r})"
 
 
-#: The hero every player starts with; heroes are not part of card files.
+@dataclass(frozen=True, slots=True, eq=False)
+class HeroDef:
+    """A hero as designed (``configs/heroes``): its class, the card in its hero zone and its hero power, if any.
+
+    ``power`` is a :class:`CardDef` of type ``hero_power`` whose abilities are battlecry abilities (they resolve
+    as a spell's do) and whose ``target`` and ``cost`` work as a card's; ``uses_per_turn`` limits it per turn.
+    """
+
+    id: str
+    name: str
+    hero_class: CardClass
+    card: CardDef
+    power: CardDef | None = None
+    text: str = ""
+
+    def __repr__(self) -> str:
+        return f"HeroDef({self.id!r})"
+
+
+#: The plain hero (no class, no power): every game's hero unless a deck or a scenario names a class.
 HERO: Final = CardDef("hero", "Hero", CardType.HERO, 0, collectible=False)

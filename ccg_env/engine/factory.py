@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .definitions import HERO, CardDef
+from .definitions import HERO, CardDef, HeroDef
 from .state import Card, GameState, Player
 from .vocabulary import Zones
 
@@ -22,9 +22,14 @@ def new_deck(state: GameState, definitions: list[CardDef], owner: int) -> list[C
             for uid, d in enumerate(definitions, first)]
 
 
-def new_player(state: GameState, index: int) -> Player:
-    """Create a player with a full-health hero and empty zones."""
-    hero = new_card(state, HERO, index, Zones.HERO)
+def new_player(state: GameState, index: int, hero_def: HeroDef | None = None) -> Player:
+    """Create a player with a full-health hero (the plain one by default), its hero power and empty zones."""
+    hero = new_card(state, HERO if hero_def is None else hero_def.card, index, Zones.HERO)
     hero.health = hero.max_health = state.rules.hero_health
     hero.order_of_play = -2 + index  # heroes are in play before any card
-    return Player(index=index, hero_zone=[hero])
+    player = Player(index=index, hero_zone=[hero])
+    if hero_def is not None and hero_def.power is not None:
+        power = new_card(state, hero_def.power, index, Zones.NONE)
+        power.order_of_play = hero.order_of_play  # its effects sort as their hero's
+        player.hero_power.append(power)
+    return player

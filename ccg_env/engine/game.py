@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any, Final, Sequence, SupportsIndex, cast
 
 from .action_system import ActionSystem
-from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame
+from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame, UseHeroPower
 from .cards import CardSet, default_cards
 from .choices import Choice, ChoiceKind, Move, legal_moves, malformed, why_illegal
 from .decks import Deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus, all_subclasses
 from .game_setup import resolve_deck_pair, resolve_rules
+from .heroes import HeroSet, check_hero_cards, default_heroes
 from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
@@ -35,6 +36,7 @@ def _fresh_bus() -> EventBus:
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
+_HERO_POWER: Final = ChoiceKind.HERO_POWER
 
 
 class Game:
@@ -55,7 +57,7 @@ class Game:
 
     @classmethod
     def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
-            cards: CardSet | None = None, log: bool = True) -> Game:
+            cards: CardSet | None = None, heroes: HeroSet | None = None, log: bool = True) -> Game:
         """Start a game: shuffle both decks with the seeded generator, deal opening hands, begin turn 1.
 
         Args:
@@ -64,15 +66,20 @@ class Game:
                 ``game_setup.DEFAULT_DECKS``.
             rules: rules constants; defaults to ``configs/rules/default.yaml``.
             cards: card set; defaults to every file in ``configs/cards``.
+            heroes: hero set; defaults to every file in ``configs/heroes``. Each seat plays the hero of its
+                deck's class (``Deck.hero``; the plain hero for a neutral deck).
             log: keep ``game.log`` (turn off for speed).
         """
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, got {seed!r}")
         rules = resolve_rules(rules)
         cards = cards if cards is not None else default_cards()
+        heroes = heroes if heroes is not None else default_heroes()
         resolved = resolve_deck_pair(decks, cards, rules)
+        hero_defs = [heroes.for_class(deck.hero) for deck in resolved]
+        check_hero_cards(hero_defs, cards, ", ".join(heroes.sources))
         state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
-        state.players = [new_player(state, 0), new_player(state, 1)]
+        state.players = [new_player(state, 0, hero_defs[0]), new_player(state, 1, hero_defs[1])]
         for player, deck in zip(state.players, resolved):
             player.deck = new_deck(state, [cards.get_card(card_id) for card_id in deck.cards], player.index)
             state.rng.shuffle(player.deck)
@@ -83,12 +90,16 @@ class Game:
 
     @classmethod
     def from_scenario(cls, scenario: object, seed: int = 0, *, rules: Rules | None = None,
-                      cards: CardSet | None = None, log: bool = True) -> Game:
-        """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format)."""
+                      cards: CardSet | None = None, heroes: HeroSet | None = None, log: bool = True) -> Game:
+        """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format).
+
+        A player's hero is the plain one unless the scenario names a class (``"hero": "mage"``).
+        """
         from .scenario import build_scenario
 
         return build_scenario(cls, scenario, seed, rules=resolve_rules(rules),
-                              cards=cards if cards is not None else default_cards(), log=log)
+                              cards=cards if cards is not None else default_cards(),
+                              heroes=heroes if heroes is not None else default_heroes(), log=log)
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -130,6 +141,8 @@ class Game:
             action: GameAction = PlayCard(me, cast(Card, cards[0]), cards[1])
         elif kind is _ATTACK:
             action = Attack(me, cast(Card, cards[0]), cast(Card, cards[1]))
+        elif kind is _HERO_POWER:
+            action = UseHeroPower(me, cast(Card, cards[0]), cards[1])
         else:
             action = ChangeTurn(me, 1 - me)
         self.actions.perform(self, action, validated=True)
@@ -195,6 +208,7 @@ class Game:
                 setattr(q, attr, [c.copy() for c in getattr(p, attr)])
             q.index, q.deck, q.graveyard = p.index, list(p.deck), list(p.graveyard)
             q.mana, q.max_mana, q.fatigue = p.mana, p.max_mana, p.fatigue
+            q.hero_power, q.hero_power_uses = list(p.hero_power), p.hero_power_uses  # the power is never mutated
             players.append(q)
         new_state = GameState(state.rules, players, state.rng.clone(), state.current, state.turn, state.next_uid,
                               state.next_order, state.result, state.winner,
@@ -208,12 +222,12 @@ class Game:
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, cards: CardSet | None = None) -> Game:
+    def from_json(cls, text: str | bytes, *, cards: CardSet | None = None, heroes: HeroSet | None = None) -> Game:
         """Load a state written by :meth:`to_json`; a corrupt or foreign document raises ``StateError``."""
         from .serialize import state_from_json
 
         card_set = cards if cards is not None else default_cards()
-        return cls(state_from_json(text, card_set), card_set)
+        return cls(state_from_json(text, card_set, heroes if heroes is not None else default_heroes()), card_set)
 
     def __repr__(self) -> str:
         status = self.state.result.value if self.state.result else "in progress"

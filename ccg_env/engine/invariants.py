@@ -12,6 +12,8 @@ name                   what must hold
                        holding it; every uid below ``next_uid``; order of play below ``next_order``
 ``zone-kinds``         one hero, at most one weapon, only minions on the battlefield, distinct secrets
 ``zone-limits``        hand, battlefield and secrets within the rules' limits
+``hero-power``         at most one hero power per player, of type hero_power, owned by it, in no zone, with a
+                       uid of its own; its uses this turn within ``0..uses_per_turn`` (0 without a power)
 ``stats``              health never above maximum; no negative cost, attack, armor, durability, attacks;
                        no minion at 0 or less health in a hand or deck
 ``mana``               ``0 <= mana <= rules.max_mana`` and ``0 <= max_mana <= rules.max_mana``; fatigue >= 0
@@ -105,6 +107,24 @@ def check_zone_limits(state: GameState) -> None:
                                    ("secrets", player.secrets, rules.max_secrets)):
             if len(cards) > limit:
                 _fail("zone-limits", f"player {player.index} has {len(cards)} cards in {name}, limit {limit}")
+
+
+def check_hero_power(state: GameState) -> None:
+    """A player's hero power is one card of its own, outside the zones; its uses stay within its limit."""
+    zoned = {card.uid for card in state.all_cards()}
+    for player in state.players:
+        who = f"player {player.index}"
+        powers = player.hero_power
+        if len(powers) > 1 or any(c.card_type is not CardType.HERO_POWER for c in powers):
+            _fail("hero-power", f"{who} has hero powers {powers}")
+        for power in powers:
+            if power.owner != player.index or power.zone is not Zones.NONE:
+                _fail("hero-power", f"{power!r} of {who} has owner {power.owner} and zone {Zones(power.zone).name}")
+            if power.uid in zoned or not 0 < power.uid < state.next_uid:
+                _fail("hero-power", f"{power!r} of {who} has a uid used by a card or outside 1..{state.next_uid - 1}")
+        limit = powers[0].definition.uses_per_turn if powers else 0
+        if not 0 <= player.hero_power_uses <= limit:
+            _fail("hero-power", f"{who} used its hero power {player.hero_power_uses} times (limit {limit})")
 
 
 _UNPLAYED = (Zones.DECK, Zones.HAND)
@@ -213,8 +233,8 @@ def check_log(entries: list[LogEntry], start: int = 0, previous: LogEntry | None
 
 #: The one-state checks, in the order :func:`check_invariants` runs them.
 STATE_CHECKS: tuple[Callable[[GameState], None], ...] = (
-    check_match, check_zones, check_zone_kinds, check_zone_limits, check_stats, check_mana, check_reaped,
-    check_result,
+    check_match, check_zones, check_zone_kinds, check_zone_limits, check_hero_power, check_stats, check_mana,
+    check_reaped, check_result,
 )
 
 

@@ -172,6 +172,11 @@ def _play(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
     return f"{w.subject(who)} {w.verb(who, 'play', 'plays')} {w.card(f.get('card'))}{target}"
 
 
+def _hero_power(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
+    target = f" on {w.card(f['target'])}" if f.get("target") is not None else ""
+    return f"{w.subject(who)} {w.verb(who, 'use', 'uses')} the hero power {w.card(f.get('card'))}{target}"
+
+
 def _cast(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
     target = f" on {w.card(f['target'])}" if f.get("target") is not None else ""
     return f"{w.card(f.get('card'))} is cast{target}"
@@ -264,7 +269,8 @@ def _game_over(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
 
 _WRITERS: dict[str, _Writer] = {
     "StartGame": _start_game, "ChangeTurn": _change_turn, "TurnEnd": _turn_end, "TurnStart": _turn_start,
-    "DrawCards": _draw, "Overdraw": _overdraw, "Fatigue": _fatigue, "PlayCard": _play, "CastSpell": _cast,
+    "DrawCards": _draw, "Overdraw": _overdraw, "Fatigue": _fatigue, "PlayCard": _play, "UseHeroPower": _hero_power,
+    "CastSpell": _cast,
     "PlaceSecret": _secret, "EquipWeapon": _equip, "Summon": _summon, "Attack": _attack, "Damage": _damage,
     "Heal": _heal, "Buff": _buff, "GiveKeyword": _keyword, "Freeze": _freeze, "Destroy": _destroy,
     "GainArmor": _armor, "GainMana": _mana, "TriggerAbility": _trigger, "AddToHand": _add_to_hand, "Reap": _reap,

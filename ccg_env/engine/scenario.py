@@ -7,7 +7,9 @@ Format (every key optional unless said)::
       "turn": 5,                       # turn counter (default 1)
       "players": [                     # exactly two
         {
+          "hero": "mage",              # the hero's class (default neutral: the plain hero, no power)
           "health": 30, "armor": 0,    # the hero
+          "hero_power_uses": 0,        # times the hero power was used this turn
           "mana": 3, "max_mana": 3, "fatigue": 0,
           "hand": ["arcane_explosion"],               # card ids, left to right
           "deck": ["chillwind_yeti", ...],            # card ids; the LAST one is drawn first
@@ -35,24 +37,27 @@ from typing import TYPE_CHECKING, Any
 from .cards import KEYWORD_NAMES, CardSet
 from .datafiles import check_keys
 from .errors import DataError, shown
+from .definitions import HeroDef
 from .factory import new_card, new_player
-from .invariants import InvariantError, check_match, check_zone_kinds, check_zone_limits, check_zones
+from .heroes import HeroSet, check_hero_cards
+from .invariants import (InvariantError, check_hero_power, check_match, check_zone_kinds, check_zone_limits,
+                         check_zones)
 from .rng import Rng
 from .rules import Rules
 from .serialize import MAX_GRAVEYARD, MAX_NUMBER
 from .state import Card, GameState
-from .vocabulary import CardType, Zones
+from .vocabulary import CardClass, CardType, Zones
 
 if TYPE_CHECKING:
     from .game import Game
 
-_PLAYER_KEYS = {"health", "armor", "mana", "max_mana", "fatigue", "hand", "deck", "battlefield", "weapon", "secrets",
-                "graveyard"}
+_PLAYER_KEYS = {"hero", "health", "armor", "mana", "max_mana", "fatigue", "hand", "deck", "battlefield", "weapon",
+                "secrets", "graveyard", "hero_power_uses"}
 _MINION_KEYS = {"card", "attack", "health", "max_health", "keywords", "sleeping", "order_of_play", "attacks_made"}
 
 
 def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rules, cards: CardSet,
-                   log: bool) -> Game:
+                   heroes: HeroSet, log: bool) -> Game:
     """Create the described game without dealing or starting a turn."""
     source = "scenario"
     check_keys(scenario, {"current", "turn", "players"}, {"players"}, source=source, item=None)
@@ -60,13 +65,31 @@ def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rul
     if not isinstance(raw_players, list) or len(raw_players) != 2:
         raise DataError("expected a list of exactly two players", source=source, field="players")
     state = GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None)
-    state.players = [new_player(state, 0), new_player(state, 1)]
+    hero_defs = [_hero(raw, i, heroes) for i, raw in enumerate(raw_players)]
+    check_hero_cards(hero_defs, cards, ", ".join(heroes.sources))
+    state.players = [new_player(state, i, hero) for i, hero in enumerate(hero_defs)]
     state.current = _int(scenario, "current", 0, None, low=0, high=1)
     state.turn = _int(scenario, "turn", 1, None, low=1)
     for index, raw in enumerate(raw_players):
         _fill_player(state, index, raw, cards)
     _check_board(state)
     return game_cls(state, cards)
+
+
+def _hero(raw: Any, index: int, heroes: HeroSet) -> HeroDef:
+    """The hero a scenario player names by class (the plain hero by default)."""
+    item = f"players[{index}]"
+    name = raw.get("hero", "neutral") if isinstance(raw, dict) else "neutral"
+    try:
+        hero_class = CardClass(name)
+    except ValueError:
+        allowed = ", ".join(c.value for c in CardClass)
+        raise DataError(f"unknown hero class {shown(name)} (allowed: {allowed})", source="scenario", item=item,
+                        field="hero") from None
+    try:
+        return heroes.for_class(hero_class)
+    except DataError as exc:
+        raise DataError(exc.reason, source="scenario", item=item, field="hero") from None
 
 
 def _int(data: dict, key: str, default: int, item: str | None, *, low: int | None = -MAX_NUMBER,
@@ -91,7 +114,7 @@ def _list(data: dict, key: str, item: str, limit: int = MAX_GRAVEYARD) -> list:
 
 def _check_board(state: GameState) -> None:
     """Zone contents must fit the rules (sizes, card kinds, distinct secrets) like any reachable state."""
-    for check in (check_match, check_zones, check_zone_kinds, check_zone_limits):
+    for check in (check_match, check_zones, check_zone_kinds, check_zone_limits, check_hero_power):
         try:
             check(state)
         except InvariantError as exc:
@@ -110,6 +133,8 @@ def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None
     player.max_mana = _int(raw, "max_mana", _int(raw, "mana", 0, item, low=0, high=top), item, low=0, high=top)
     player.mana = _int(raw, "mana", player.max_mana, item, low=0, high=top)
     player.fatigue = _int(raw, "fatigue", 0, item, low=0)
+    limit = player.hero_power[0].definition.uses_per_turn if player.hero_power else 0
+    player.hero_power_uses = _int(raw, "hero_power_uses", 0, item, low=0, high=limit)
 
     def make(card_id: Any, zone: Zones, field: str) -> Card:
         if not isinstance(card_id, str):

@@ -9,12 +9,13 @@ from typing import Any
 
 from .cards import CardSet
 from .definitions import HERO
+from .heroes import HeroSet
 from .errors import DataError, StateError, shown
 from .invariants import STATE_CHECKS, InvariantError
 from .rng import Rng
 from .rules import Rules
 from .state import Card, GameState, Player, Result
-from .vocabulary import Keyword, Zones
+from .vocabulary import CardType, Keyword, Zones
 
 FORMAT = "ccg-env/state"
 VERSION = 1
@@ -23,6 +24,8 @@ _CARD_FIELDS = ("uid", "id", "owner", "cost", "attack", "health", "max_health", 
 _ZONE_NAMES = {"hero": Zones.HERO, "weapon": Zones.WEAPON, "deck": Zones.DECK, "hand": Zones.HAND,
                "battlefield": Zones.BATTLEFIELD, "secrets": Zones.SECRETS, "graveyard": Zones.GRAVEYARD}
 _PLAYER_INTS = ("mana", "max_mana", "fatigue")
+#: Player fields added with hero powers; a document without them (written before) loads with no hero power.
+_HERO_POWER_ZONE, _HERO_POWER_USES = "hero_power", "hero_power_uses"
 _TOP_KEYS = {"format", "version", "rules", "rng", "current", "turn", "next_uid", "next_order", "result", "winner",
              "players"}
 _ALL_KEYWORDS = sum(int(k) for k in Keyword)
@@ -53,8 +56,9 @@ def state_to_json(state: GameState) -> str:
         "current": state.current, "turn": state.turn, "next_uid": state.next_uid, "next_order": state.next_order,
         "result": state.result.value if state.result else None, "winner": state.winner,
         "players": [
-            {**{k: getattr(p, k) for k in _PLAYER_INTS},
-             "zones": {name: [_card_dict(c) for c in p.zone(zone)] for name, zone in _ZONE_NAMES.items()}}
+            {**{k: getattr(p, k) for k in _PLAYER_INTS}, _HERO_POWER_USES: p.hero_power_uses,
+             "zones": {**{name: [_card_dict(c) for c in p.zone(zone)] for name, zone in _ZONE_NAMES.items()},
+                       _HERO_POWER_ZONE: [_card_dict(c) for c in p.hero_power]}}
             for p in state.players
         ],
     }
@@ -78,13 +82,24 @@ def _no_unknown_keys(doc: dict, allowed: set[str] | tuple[str, ...], where: str)
         raise StateError(f"{where}: unknown fields {sorted(map(str, unknown))}")
 
 
-def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str) -> Card:
+def _load_card(doc: Any, zone: Zones, cards: CardSet, where: str, heroes: HeroSet, *, power: bool = False) -> Card:
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected a card object, got {shown(doc)}")
     card_id = _expect(doc, "id", str, where)
-    definition = HERO if card_id == "hero" and zone is Zones.HERO else cards.get(card_id)
+    if power:
+        definition = heroes.definitions.get(card_id)
+        if definition is not None and definition.card_type is not CardType.HERO_POWER:
+            definition = None
+    elif zone is Zones.HERO:
+        definition = HERO if card_id == HERO.id else heroes.definitions.get(card_id)
+        if definition is not None and definition.card_type is not CardType.HERO:
+            definition = None
+    else:
+        definition = cards.get(card_id)
     if definition is None:
-        raise StateError(f"{where}: unknown card id {shown(card_id)} (load with the card set the game used)")
+        kind = "hero power" if power else "hero" if zone is Zones.HERO else "card"
+        raise StateError(f"{where}: unknown {kind} id {shown(card_id)} (load with the card and hero sets the game "
+                         f"used)")
     values = {}
     for key in _CARD_FIELDS:
         if key == "id":
@@ -102,35 +117,46 @@ def _zone_limits(rules: Rules) -> dict[str, int]:
             "battlefield": rules.max_battlefield, "secrets": rules.max_secrets, "graveyard": MAX_GRAVEYARD}
 
 
-def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules) -> Player:
+def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules, heroes: HeroSet) -> Player:
     where = f"players[{index}]"
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected an object")
-    _no_unknown_keys(doc, {"zones", *_PLAYER_INTS}, where)
+    _no_unknown_keys(doc, {"zones", _HERO_POWER_USES, *_PLAYER_INTS}, where)
     zones = _expect(doc, "zones", dict, where)
-    _no_unknown_keys(zones, _ZONE_NAMES, f"{where}.zones")
+    _no_unknown_keys(zones, {*_ZONE_NAMES, _HERO_POWER_ZONE}, f"{where}.zones")
     lists: dict[str, list[Card]] = {}
     limits = _zone_limits(rules)
     for name, zone in _ZONE_NAMES.items():
         raw = _expect(zones, name, list, f"{where}.zones")
         if len(raw) > limits[name]:
             raise StateError(f"{where}.zones.{name}: {len(raw):,} cards, at most {limits[name]:,} allowed")
-        lists[name] = [_load_card(c, zone, cards, f"{where}.zones.{name}[{i}]") for i, c in enumerate(raw)]
+        lists[name] = [_load_card(c, zone, cards, f"{where}.zones.{name}[{i}]", heroes) for i, c in enumerate(raw)]
     if len(lists["hero"]) != 1:
         raise StateError(f"{where}.zones.hero: expected exactly one hero, got {len(lists['hero'])}")
     player = Player(index, lists["hero"], lists["weapon"], lists["deck"], lists["hand"], lists["battlefield"],
                     lists["secrets"], lists["graveyard"])
     for key in _PLAYER_INTS:
         setattr(player, key, _expect(doc, key, int, where))
+    raw_power = _expect(zones, _HERO_POWER_ZONE, list, f"{where}.zones") if _HERO_POWER_ZONE in zones else []
+    if len(raw_power) > 1:
+        raise StateError(f"{where}.zones.{_HERO_POWER_ZONE}: {len(raw_power):,} cards, at most 1 allowed")
+    player.hero_power = [_load_card(c, Zones.NONE, cards, f"{where}.zones.{_HERO_POWER_ZONE}[{i}]", heroes, power=True)
+                         for i, c in enumerate(raw_power)]
+    player.hero_power_uses = _expect(doc, _HERO_POWER_USES, int, where) if _HERO_POWER_USES in doc else 0
     return player
 
 
-def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
+def state_from_json(text: str | bytes, cards: CardSet, heroes: HeroSet | None = None) -> GameState:
     """Rebuild a state; anything malformed raises :class:`StateError` and no partial state escapes.
 
     Hostile documents are bounded: at most ``MAX_STATE_CHARS`` characters, numbers within ``MAX_NUMBER``,
-    zones within the rules' sizes; a document nested too deeply to parse is refused naming where.
+    zones within the rules' sizes; a document nested too deeply to parse is refused naming where. Heroes and
+    hero powers are looked up in ``heroes`` (the packaged heroes by default).
     """
+    if heroes is None:
+        from .heroes import default_heroes
+
+        heroes = default_heroes()
     if not isinstance(text, (str, bytes, bytearray)):
         raise StateError(f"not a JSON document: expected str or bytes, got {type(text).__name__}")
     if len(text) > MAX_STATE_CHARS:
@@ -163,7 +189,7 @@ def state_from_json(text: str | bytes, cards: CardSet) -> GameState:
     if type(rng) is not int or not 0 <= rng < _RNG_LIMIT:
         raise StateError(f"state: field 'rng' must be a 64-bit unsigned integer, got {shown(rng)}")
     state = GameState(
-        rules=rules, players=[_load_player(p, i, cards, rules) for i, p in enumerate(players)],
+        rules=rules, players=[_load_player(p, i, cards, rules, heroes) for i, p in enumerate(players)],
         rng=Rng(rng), current=_expect(doc, "current", int, "state"),
         turn=_expect(doc, "turn", int, "state"), next_uid=_expect(doc, "next_uid", int, "state"),
         next_order=_expect(doc, "next_order", int, "state"), result=Result(result) if result else None,

@@ -72,7 +72,11 @@ class Card:
 
 @dataclass(slots=True, eq=False)
 class Player:
-    """A seat: its hero and zones, mana crystals and fatigue counter."""
+    """A seat: its hero and zones, mana crystals and fatigue counter, and its hero power.
+
+    ``hero_power`` holds the hero's power card (none for the plain hero); it is in no zone (its ``zone`` is
+    ``NONE``), never moves and is never mutated. ``hero_power_uses`` counts its uses this turn.
+    """
 
     index: int
     hero_zone: list[Card]
@@ -85,6 +89,8 @@ class Player:
     mana: int = 0
     max_mana: int = 0
     fatigue: int = 0
+    hero_power: list[Card] = field(default_factory=list)
+    hero_power_uses: int = 0
 
     @property
     def hero(self) -> Card:
@@ -100,7 +106,7 @@ class Player:
             yield zone, getattr(self, attr)
 
 
-_SEARCH_ORDER: Final = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck")
+_SEARCH_ORDER: Final = ("hero_zone", "battlefield", "hand", "weapon", "secrets", "graveyard", "deck", "hero_power")
 
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
 LIVE_ZONE_ATTRS: Final = ("hero_zone", "weapon", "hand", "battlefield", "secrets")

@@ -138,15 +138,19 @@ def target_options(spec: Target, found: list[Card]) -> list[Card | None]:
 
 def validate_play_target(game: Game, action: PlayCard) -> str | None:
     """Validator of PlayCard: the declared target must be one of the card's legal target options."""
-    options = play_target_options(game.state, action.card)
-    if action.target in options:
+    return declared_target_problem(game.state, action.card, action.target)
+
+
+def declared_target_problem(state: GameState, card: Card, target: Card | None) -> str | None:
+    """Why ``target`` is not a legal declared target of playing (or using) ``card``, or None if it is."""
+    if target in play_target_options(state, card):
         return None
-    spec = action.card.definition.target
+    spec = card.definition.target
     if spec is None:
-        return f"{action.card.definition.id} takes no target"
-    if action.target is None:
-        return f"{action.card.definition.id} requires a target"
-    return f"{action.target!r} is not an allowed target of {action.card.definition.id}"
+        return f"{card.definition.id} takes no target"
+    if target is None:
+        return f"{card.definition.id} requires a target"
+    return f"{target!r} is not an allowed target of {card.definition.id}"
 
 
 def attack_targets(state: GameState, attacker: Card) -> list[Card]:

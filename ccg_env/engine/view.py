@@ -12,6 +12,7 @@ both heroes, weapons,      every card, with current attack, health, armor, durab
 both battlefields          sleeping / frozen state and attacks made this turn
 both graveyards            every card (played and dead cards are public)
 mana, fatigue              both players' current and maximum mana, both fatigue counters
+heroes' classes, powers    both heroes' classes, hero powers (cost, text) and uses this turn
 counts                     enemy hand size, both deck sizes, enemy secret count
 legal choices              the viewer's legal choices, their action ids and descriptions (on turn only)
 preferred targets          the targets the ``preferred`` mark of an own hand card names (AutoTarget)
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Protocol
 from .choices import describe_choice
 from .rng import Rng
 from .targeting import auto_target, candidates, play_targets
-from .vocabulary import CardType, Keyword, Zones
+from .vocabulary import CardClass, CardType, Keyword, Zones
 
 if TYPE_CHECKING:
     from .cards import CardDef
@@ -114,6 +115,9 @@ class SideView:
     mana: int
     max_mana: int
     fatigue: int
+    hero_class: CardClass = CardClass.NEUTRAL
+    hero_power: CardView | None = None  # None: the plain hero has no power
+    hero_power_uses: int = 0  # uses this turn
 
 
 class GameView:
@@ -182,6 +186,7 @@ class GameView:
             tuple(CardView.of(c) for c in p.hand) if visible else hidden,
             tuple(CardView.of(c) for c in p.secrets) if visible else hidden,
             len(p.hand), len(p.deck), len(p.secrets), p.mana, p.max_mana, p.fatigue,
+            p.hero.definition.card_class, CardView.of(p.hero_power[0]) if p.hero_power else None, p.hero_power_uses,
         )
 
     def graveyard(self, index: int) -> tuple[CardView, ...]:
@@ -198,7 +203,7 @@ class GameView:
     def _visible(self, card: Card) -> bool:
         if card.owner == self.player:
             return card.zone is not Zones.DECK
-        return card.zone in _PUBLIC_ZONES
+        return card.zone in _PUBLIC_ZONES or card.definition.card_type is CardType.HERO_POWER
 
     # --- choices -----------------------------------------------------------------------------
 
@@ -245,6 +250,23 @@ class GameView:
         state = self._game.state
         allowed = play_targets(state, card)
         return [c.uid for c in candidates(state, card.owner, spec.preferred, targeted=True) if c in allowed]
+
+    def hero_power_targets(self, *, preferred: bool = True) -> list[int | None]:
+        """Uids of the legal targets of the viewer's hero power (``preferred``: those its preferred mark names).
+
+        ``[None]`` for a power without a target spec; empty without a hero power.
+        """
+        powers = self._game.state.players[self.player].hero_power
+        if not powers:
+            return []
+        power = powers[0]
+        spec = power.definition.target
+        if spec is None:
+            return [None]
+        state = self._game.state
+        allowed = play_targets(state, power)
+        mark = spec.preferred if preferred else spec.allowed
+        return [c.uid for c in candidates(state, power.owner, mark, targeted=True) if c in allowed]
 
     def _hand_card(self, card_uid: int) -> Card:
         card = next((c for c in self._game.state.players[self.player].hand if c.uid == card_uid), None)

@@ -54,6 +54,7 @@ class CardType(str, Enum):
     WEAPON = "weapon"
     SECRET = "secret"
     HERO = "hero"
+    HERO_POWER = "hero_power"  # a hero's power: defined with its hero (configs/heroes), never in card files
 
 
 class CardClass(str, Enum):

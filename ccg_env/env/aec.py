@@ -7,7 +7,7 @@ engine and spaces, like PettingZoo's tic-tac-toe.
 | Creation          | ``ccg_env.env(**config)`` (wrapped), ``ccg_env.raw_env(**config)``         |
 |-------------------|----------------------------------------------------------------------------|
 | Agents            | ``["player_0", "player_1"]`` (``player_0`` moves first)                    |
-| Action space      | ``Discrete(N)``, ``N = 1 + H*(3 + 2B) + (1 + B)**2`` (235 by default)       |
+| Action space      | ``Discrete(N)``, ``N = 1 + H*T + (1 + B)**2 + T``, ``T = 3 + 2B`` (252)     |
 | Observation space | ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``   |
 | Parallel API      | No (``is_parallelizable=False``)                                           |
 
@@ -21,11 +21,14 @@ when a turn ends.
 |----------------------|----------------------------------------------|----------------------------------------|
 | ``0``                | end turn                                     |                                        |
 | ``1 .. H*T``         | play hand slot ``h`` at target slot ``t``    | ``h, t = divmod(id - 1, T)``           |
-| ``1 + H*T .. N - 1`` | attack with attacker ``a`` at defender ``d`` | ``a, d = divmod(id - 1 - H*T, 1 + B)`` |
+| ``1 + H*T .. P - 1`` | attack with attacker ``a`` at defender ``d`` | ``a, d = divmod(id - 1 - H*T, 1 + B)`` |
+| ``P .. P + T - 1``   | use the hero power at target slot ``t``      | ``t = id - P``                         |
 
 Target slots (``T = 3 + 2B``): ``0`` no target, ``1`` own hero, ``2 .. B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3 .. 2B+2`` enemy minions. Attackers: ``0`` own hero, ``1 .. B`` own minions.
-Defenders: ``0`` enemy hero, ``1 .. B`` enemy minions. :mod:`ccg_env.env.codec` maps ids to engine
+Defenders: ``0`` enemy hero, ``1 .. B`` enemy minions. The hero power range starts at ``P = 1 + H*T + (1 + B)**2``
+(``ActionLayout.hero_power_offset``); a power without a target (Armor Up!) is slot ``0``, and a hero without a
+power (the plain hero of a neutral deck) has none of these ids masked. :mod:`ccg_env.env.codec` maps ids to engine
 ``Choice`` values and back (``ActionLayout.describe(id)`` says what an id means).
 
 ## Observation pieces
@@ -48,6 +51,11 @@ One flat float32 vector from the observing player's point of view, made of these
 |                   |             | frozen, keywords (8), card (C)                                             |
 | enemy_battlefield | (B, 15 + C) | the same for the enemy's minions                                           |
 | own_secrets       | (C,)        | count of each own secret card                                              |
+| own_hero_class    | (7,)        | one-hot class of the own hero: neutral, mage, warrior, paladin, priest,    |
+|                   |             | rogue, warlock                                                             |
+| enemy_hero_class  | (7,)        | the same for the enemy hero                                                |
+| hero_powers       | (2, 4)      | own row, enemy row: has a hero power, its cost, used this turn, usable now |
+|                   |             | (usable now: 0 for the side not on turn)                                   |
 
 Keywords are bits (taunt, charge, divine shield, windfury, lifesteal, poisonous, stealth, freeze); type and
 card are one-hots, cards in the order of their ids sorted alphabetically. A weapon in hand shows its

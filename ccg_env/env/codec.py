@@ -8,11 +8,14 @@ ids                    meaning                                      decoding
 ``0``                  end turn
 ``1 .. H*T``           play hand slot ``h`` at target slot ``t``    ``h, t = divmod(id - 1, T)``
 ``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
+``P .. P+T-1``         use the hero power at target slot ``t``      ``t = id - P``
 =====================  ===========================================  =================================
 
 Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3..2B+2`` enemy minions. Attackers (``A = 1 + B``): ``0`` own hero, ``1..B`` own
-minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Default ``N = 1 + 170 + 64 = 235``.
+minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. The hero power range starts at
+``P = 1 + H*T + A*D`` (``ActionLayout.hero_power_offset``); a power without a target spec uses slot ``0``.
+Default ``N = 1 + 170 + 64 + 17 = 252``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..engine.choices import END_TURN
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
+_HERO_POWER: Final = ChoiceKind.HERO_POWER
 
 
 def as_action_id(action: Any) -> int:
@@ -78,8 +82,13 @@ class ActionLayout:
         return 1 + self.max_hand * self.target_slots
 
     @property
-    def size(self) -> int:
+    def hero_power_offset(self) -> int:
+        """First id of the hero power range: ``hero_power_offset + t`` uses the power at target slot ``t``."""
         return self.attack_offset + self.attack_slots * self.attack_slots
+
+    @property
+    def size(self) -> int:
+        return self.hero_power_offset + self.target_slots
 
     def describe(self, action_id: int) -> str:
         """Say what an id means in slot terms (no game needed)."""
@@ -90,6 +99,8 @@ class ActionLayout:
         if action_id < self.attack_offset:
             hand, target = divmod(action_id - 1, self.target_slots)
             return f"play hand slot {hand} at {self._target_name(target)}"
+        if action_id >= self.hero_power_offset:
+            return f"use the hero power at {self._target_name(action_id - self.hero_power_offset)}"
         attacker, defender = divmod(action_id - self.attack_offset, self.attack_slots)
         who = "own hero" if attacker == 0 else f"own minion {attacker - 1}"
         at = "enemy hero" if defender == 0 else f"enemy minion {defender - 1}"
@@ -120,6 +131,7 @@ class ActionCodec:
         self._play_width, self._attack_width = layout.target_slots, layout.attack_slots
         self._enemy_hero_slot, self._enemy_minions_from = b + 2, b + 3
         self._attack_base = layout.attack_offset - layout.attack_slots - (b + 2)
+        self._hero_power_offset = layout.hero_power_offset
 
     def _target_slots(self, game: Game) -> dict[int | None, int]:
         """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
@@ -146,6 +158,8 @@ class ActionCodec:
                 append(play[source] + slot[target])
             elif kind is _ATTACK:
                 append(attack_base + slot[source] * width + slot[target])
+            elif kind is _HERO_POWER:
+                append(self._hero_power_offset + slot[target])
             else:
                 append(0)
         return out
@@ -178,6 +192,15 @@ class ActionCodec:
                 return Choice(ChoiceKind.PLAY, me.hand[hand].uid, None)
             target = self._character_at(me, enemy, slot)
             return None if target is None else Choice(ChoiceKind.PLAY, me.hand[hand].uid, target)
+        if action_id >= layout.hero_power_offset:
+            if not me.hero_power:
+                return None
+            slot = action_id - layout.hero_power_offset
+            power = me.hero_power[0].uid
+            if slot == 0:
+                return Choice(ChoiceKind.HERO_POWER, power, None)
+            target = self._character_at(me, enemy, slot)
+            return None if target is None else Choice(ChoiceKind.HERO_POWER, power, target)
         attacker, defender = divmod(action_id - layout.attack_offset, layout.attack_slots)
         a = self._character_at(me, enemy, 1 + attacker)
         d = self._character_at(me, enemy, layout.max_battlefield + 2 + defender)

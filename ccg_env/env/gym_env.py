@@ -8,7 +8,7 @@ Importing this module registers the id; ``ccg_env/__init__.py`` registers it as 
 
 | Creation          | ``gym.make("ccg_env/Duel-v0", opponent="random", seat="random", ...)``, ``CcgDuelEnv(...)`` |
 |-------------------|----------------------------------------------------------------------------------------|
-| Action space      | ``Discrete(N)``: the AEC env's layout (235 ids with default rules, see :mod:`ccg_env.env.aec`) |
+| Action space      | ``Discrete(N)``: the AEC env's layout (252 ids with default rules, see :mod:`ccg_env.env.aec`) |
 | Observation space | ``Box(float32, (size,))``: the AEC env's observation vector for the learner's seat       |
 | Action mask       | ``env.action_masks()`` (bool, for sb3-contrib ``MaskablePPO``) and ``info["action_mask"]`` (int8) |
 | Vectorized        | ``gym.make_vec(id, num_envs=N)`` gives the batched :class:`~ccg_env.env.vector.CcgDuelVectorEnv`; ``vectorization_mode="sync"`` or ``"async"`` give Gymnasium's own |

@@ -8,7 +8,9 @@ the layout (name, start, stop, shape), ``encoder.columns`` names the features of
 Values are raw game numbers (health 30 is 30.0), clipped into ``[low, high]``; ``encoder.scale`` (``1 / high``)
 maps them into ``[0, 1]`` for a network that wants it. "Can attack" asks the engine
 (:mod:`ccg_env.engine.attacks`), never a copy of its rules. Hidden information never enters the vector: the
-enemy hand is only a size, the enemy secrets only a count, and no deck order is encoded. How the vector is
+enemy hand is only a size, the enemy secrets only a count, and no deck order is encoded. The last pieces are both
+heroes' classes (one-hot over ``HERO_CLASSES``) and both hero powers (``HERO_POWER_COLUMNS``: has one, its cost,
+used this turn, usable now; "usable now" is 0 for the side not on turn). How the vector is
 written fast is the business of :mod:`ccg_env.env.observation_writer`.
 """
 
@@ -20,10 +22,11 @@ import gymnasium
 import numpy as np
 
 from ..engine import CardDef, CardSet, Choice, Game, Rules
-from .observation_writer import CARD_TYPES, HAND_HEAD, KEYWORDS, MINION_HEAD, ObservationWriter
+from .observation_writer import (CARD_TYPES, HAND_HEAD, HERO_CLASSES, HERO_POWER_COLUMNS, KEYWORDS, MINION_HEAD,
+                                 ObservationWriter)
 
-__all__ = ["CARD_TYPES", "COUNT_CAP", "HAND_HEAD", "HERO_COLUMNS", "KEYWORDS", "MINION_HEAD", "STAT_CAP",
-           "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "card_order"]
+__all__ = ["CARD_TYPES", "COUNT_CAP", "HAND_HEAD", "HERO_CLASSES", "HERO_COLUMNS", "HERO_POWER_COLUMNS", "KEYWORDS",
+           "MINION_HEAD", "STAT_CAP", "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "card_order"]
 
 #: Upper bound for stats that buffs can push beyond printed values (attack, health, armor...); values clip here.
 STAT_CAP = 100
@@ -103,7 +106,7 @@ class ObservationEncoder:
         #: for the writers: byte offsets of the own hand, both battlefields and the own secrets; bytes per hand
         #: and per minion row; a zero observation; row caches per normalization
         self.row_starts = tuple(starts[name] for name in ("own_hand", "own_battlefield", "enemy_battlefield",
-                                                          "own_secrets"))
+                                                          "own_secrets", "own_hero_class"))
         self.row_widths = (4 * self._hand_width, 4 * self._minion_width)
         self.zeros = bytes(4 * self.size)
         self.row_caches: dict[bool, tuple] = {}
@@ -131,6 +134,10 @@ class ObservationEncoder:
         self._add("own_battlefield", (rules.max_battlefield, self._minion_width), minion_columns)
         self._add("enemy_battlefield", (rules.max_battlefield, self._minion_width), minion_columns)
         self._add("own_secrets", (n_cards,), card_columns)
+        class_columns = tuple(f"class_{c.value}" for c in HERO_CLASSES)
+        self._add("own_hero_class", (len(HERO_CLASSES),), class_columns)
+        self._add("enemy_hero_class", (len(HERO_CLASSES),), class_columns)
+        self._add("hero_powers", (2, len(HERO_POWER_COLUMNS)), HERO_POWER_COLUMNS)
 
     def _build_high(self, rules: Rules) -> np.ndarray:
         high = np.ones(self.size, dtype=np.float32)
@@ -143,6 +150,7 @@ class ObservationEncoder:
         views["own_hand"][:, 1:4] = STAT_CAP
         views["own_battlefield"][:, 1:4] = views["enemy_battlefield"][:, 1:4] = STAT_CAP
         views["own_secrets"][:] = rules.max_secrets
+        views["hero_powers"][:, 1] = STAT_CAP
         return high
 
     @staticmethod

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Final, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..engine import CardType, Choice, Game, GameState, Keyword, Player
+from ..engine import CardClass, CardType, Choice, ChoiceKind, Game, GameState, Keyword, Player
 from ..engine.attacks import attackers_next_turn, attackers_now
+from ..engine.choices import hero_power_usable
 
 if TYPE_CHECKING:
     from .observation import ObservationEncoder
@@ -31,6 +32,12 @@ CARD_TYPES: Final[tuple[CardType, ...]] = (CardType.MINION, CardType.SPELL, Card
 #: scaled), then 0/1 flags.
 HAND_HEAD: Final = ("present", "cost", "attack", "health", "affordable")
 MINION_HEAD: Final = ("present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen")
+#: The classes of the hero class one-hots, and the columns of each side's hero power row (own, then enemy).
+HERO_CLASSES: Final[tuple[CardClass, ...]] = tuple(CardClass)
+HERO_POWER_COLUMNS: Final = ("has_power", "cost", "used_this_turn", "usable_now")
+_TAIL: Final = struct.Struct(f"{2 * len(HERO_CLASSES) + 2 * len(HERO_POWER_COLUMNS)}f")
+_CLASS_ROWS: Final = {c: tuple(float(c is other) for other in HERO_CLASSES) for c in HERO_CLASSES}
+_HERO_POWER: Final = ChoiceKind.HERO_POWER
 HEAD_VALUES: Final = 31  # own hero (7), enemy hero (7), mana (3), zone sizes (2 x 5), fatigue (2), turn (2)
 #: Rows per cache (hand or minion rows of one encoder) beyond which it starts over: about 0.5 KB a row, and a
 #: few hundred distinct rows cover long runs of the packaged decks.
@@ -60,6 +67,7 @@ class Bounds(NamedTuple):
     hand: tuple[int | float, ...]  # cost, attack, health
     minion: tuple[int | float, ...]  # attack, health, max health
     secrets: int | float
+    power_cost: int | float
 
     @classmethod
     def of(cls, encoder: ObservationEncoder) -> Bounds:
@@ -67,7 +75,8 @@ class Bounds(NamedTuple):
         high, covered = encoder.view(encoder.high), encoder.view(np.zeros(encoder.size, dtype=bool))
         parts: dict[str, list[tuple[str, Any]]] = {
             "hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
-            "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])], "secrets": [("own_secrets", np.s_[:])]}
+            "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])], "secrets": [("own_secrets", np.s_[:])],
+            "power_cost": [("hero_powers", np.s_[:, 1])]}
         bounds: dict[str, Any] = {name: _one_bound(high, covered, where) for name, where in parts.items()}
         bounds["zone_sizes"] = _row_bounds(high, covered, ["zone_sizes"], np.s_[:])
         bounds["hand"] = _row_bounds(high, covered, ["own_hand"], _STATS)
@@ -140,7 +149,7 @@ class ObservationWriter:
     """
 
     __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
-                 "_hand_rows", "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
+                 "_hand_rows", "_minion_rows", "_secret_scale", "_power_scale", "_exclusive", "_held", "_secrets")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -158,7 +167,9 @@ class ObservationWriter:
         self._head_caps = tuple(_number(x) for x in encoder.high[:HEAD_VALUES].tolist())
         self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
         self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
-        self._secret_scale = float(encoder.scale[-1]) if normalize else 1
+        scale = encoder.view(encoder.scale)
+        self._secret_scale = float(scale["own_secrets"][0]) if normalize else 1
+        self._power_scale = float(scale["hero_powers"][0, 1]) if normalize else 1
         self._exclusive = exclusive
         #: per row piece (own hand, own battlefield, enemy battlefield): the key of the row each slot shows
         self._held: tuple[list, list, list] = ([], [], [])
@@ -193,7 +204,8 @@ class ObservationWriter:
         self._write_minions(me.battlefield, starts[1], self._held[1], own_attackers)
         self._write_minions(enemy.battlefield, starts[2], self._held[2], enemy_attackers)
         if me.secrets or self._secrets:
-            self._write_secrets(me, starts[3])
+            self._write_secrets(me, starts[3], starts[4])
+        self._write_heroes(game, me, enemy, player, legal, starts[4])
 
     def _write_head(self, state: GameState, me: Player, enemy: Player, player: int, own_attackers: set[int],
                     enemy_attackers: set[int]) -> None:
@@ -277,10 +289,30 @@ class ObservationWriter:
         self._raw[offset:end] = self.encoder.zeros[:end - offset]
         del held[count:]
 
-    def _write_secrets(self, player: Player, start: int) -> None:
+    def _write_heroes(self, game: Game, me: Player, enemy: Player, player: int, legal: Iterable[Choice] | None,
+                      start: int) -> None:
+        """Both heroes' classes and hero powers (has one, cost, used this turn, usable now): one block."""
+        on_turn = game.state.current == player
+        usable = False
+        if on_turn and me.hero_power:
+            usable = (any(kind is _HERO_POWER for kind, _, _ in legal) if legal is not None and game.state.result is None
+                      else hero_power_usable(game))
+        cap, scale = self._bounds.power_cost, self._power_scale
+        values: list[float] = [*_CLASS_ROWS[me.hero.definition.card_class],
+                               *_CLASS_ROWS[enemy.hero.definition.card_class]]
+        for side, can_use in ((me, usable), (enemy, False)):
+            if side.hero_power:
+                cost = side.hero_power[0].cost
+                values += (1.0, (cost if 0 <= cost <= cap else _clip(cost, cap)) * scale,
+                           float(side.hero_power_uses > 0), float(can_use))
+            else:
+                values += (0.0, 0.0, 0.0, 0.0)
+        _TAIL.pack_into(self._raw, start, *values)
+
+    def _write_secrets(self, player: Player, start: int, stop: int) -> None:
         """Count each own secret card (bounded, scaled), after clearing the counts of an earlier write."""
         encoder, floats, base = self.encoder, self._floats, start // 4
-        self._raw[start:] = encoder.zeros[:len(self._raw) - start]
+        self._raw[start:stop] = encoder.zeros[:stop - start]
         cap, scale = self._bounds.secrets, self._secret_scale
         counts: dict[int, int] = {}
         for card in player.secrets:

@@ -62,6 +62,8 @@ def _side_lines(title: str, player: Player, *, hidden: bool) -> list[str]:
         f"graveyard {len(player.graveyard)}, fatigue {player.fatigue}",
         "  battlefield: " + (", ".join(_minion(c) for c in player.battlefield) or "(empty)"),
     ]
+    if player.hero_power or hero.definition.card_class.value != "neutral":
+        lines.insert(1, f"  {_hero_and_power(player)}")
     if hidden:
         lines.append(f"  secrets: {len(player.secrets)} (hidden)")
     else:
@@ -69,6 +71,18 @@ def _side_lines(title: str, player: Player, *, hidden: bool) -> list[str]:
         lines.append("  hand: " + (", ".join(f"[{i}] {_hand_card(c)}" for i, c in enumerate(player.hand))
                                    or "(empty)"))
     return lines
+
+
+def _hero_and_power(player: Player) -> str:
+    """The hero's name and class, and its hero power: cost, uses this turn and text."""
+    hero = player.hero.definition
+    text = f"{hero.name} ({hero.card_class.value})"
+    if not player.hero_power:
+        return text + ", no hero power"
+    power = player.hero_power[0]
+    limit = power.definition.uses_per_turn
+    return (f"{text}, hero power {power.name}#{power.uid} ({power.cost}) used {player.hero_power_uses}/{limit} this "
+            f"turn: {power.definition.text}")
 
 
 def _weapon(card: Card) -> str:

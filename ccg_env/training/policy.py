@@ -142,11 +142,12 @@ def _dot_pairs(sources: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
 class PairwiseActionHead(nn.Module):
     """Logits of the fixed action layout (``ccg_env.env.codec``) scored per (source, target) pair.
 
-    Each source (a hand slot; or an attacker: own hero, then own minions) and each target (no target, own
-    hero, own minions, enemy hero, enemy minions; or a defender: enemy hero, then enemy minions) is mapped,
-    together with the context, to a key of ``head_dim`` numbers by a small network; the logit of a pair is
-    the dot product of its source's and target's keys (as attention scores, or a pointer network). This
-    costs one small network per slot rather than per pair. End turn is a linear function of the context.
+    Each source (a hand slot; or an attacker: own hero, then own minions; or the own hero using its hero power)
+    and each target (no target, own hero, own minions, enemy hero, enemy minions; or a defender: enemy hero, then
+    enemy minions) is mapped, together with the context, to a key of ``head_dim`` numbers by a small network;
+    the logit of a pair is the dot product of its source's and target's keys (as attention scores, or a pointer
+    network). This costs one small network per slot rather than per pair. End turn is a linear function of the
+    context.
 
     Args:
         hand_slots, field_slots: H and B of the layout.
@@ -159,19 +160,20 @@ class PairwiseActionHead(nn.Module):
         self.hand_slots, self.field_slots = hand_slots, field_slots
         self.slot_dim, self.global_dim = slot_dim, global_dim
         self.no_target = nn.Parameter(torch.zeros(slot_dim))
-        roles = ("card", "card_target", "attacker", "defender")
+        roles = ("card", "card_target", "attacker", "defender", "power", "power_target")
         self.entity_in = nn.ModuleDict({role: nn.Linear(slot_dim, head_dim) for role in roles})
         self.context_in = nn.Linear(global_dim, len(roles) * head_dim)
         self.key_out = nn.ModuleDict({role: nn.Linear(head_dim, head_dim) for role in roles})
         self.end_turn = nn.Linear(global_dim, 1)
-        for layer in (self.key_out["card"], self.key_out["attacker"], self.end_turn):
+        for layer in (self.key_out["card"], self.key_out["attacker"], self.key_out["power"], self.end_turn):
             nn.init.orthogonal_(layer.weight, gain=0.01)  # start near the uniform policy, as SB3's action_net
             nn.init.zeros_(layer.bias)
 
     @property
     def size(self) -> int:
-        """Number of actions: ``1 + H * (3 + 2B) + (1 + B) ** 2``."""
-        return 1 + self.hand_slots * (3 + 2 * self.field_slots) + (1 + self.field_slots) ** 2
+        """Number of actions: ``1 + H * T + (1 + B) ** 2 + T`` with ``T = 3 + 2B`` target slots."""
+        targets = 3 + 2 * self.field_slots
+        return 1 + self.hand_slots * targets + (1 + self.field_slots) ** 2 + targets
 
     def split(self, features: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Context ``(N, G)``, hand ``(N, H, S)``, own and enemy minions ``(N, B, S)``, heroes ``(N, S)``."""
@@ -187,14 +189,16 @@ class PairwiseActionHead(nn.Module):
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
         context, hand, own, enemy, own_hero, enemy_hero = self.split(features)
-        card, card_target, attacker, defender = self.context_in(context).chunk(4, dim=1)
+        card, card_target, attacker, defender, power, power_target = self.context_in(context).chunk(6, dim=1)
         no_target = self.no_target.expand(len(features), 1, self.slot_dim)
         targets = torch.cat([no_target, own_hero[:, None], own, enemy_hero[:, None], enemy], dim=1)
         attackers = torch.cat([own_hero[:, None], own], dim=1)
         defenders = torch.cat([enemy_hero[:, None], enemy], dim=1)
         play = _dot_pairs(self._keys(hand, "card", card), self._keys(targets, "card_target", card_target))
         attack = _dot_pairs(self._keys(attackers, "attacker", attacker), self._keys(defenders, "defender", defender))
-        return torch.cat([self.end_turn(context), play, attack], dim=1)
+        hero_power = _dot_pairs(self._keys(own_hero[:, None], "power", power),
+                                self._keys(targets, "power_target", power_target))
+        return torch.cat([self.end_turn(context), play, attack, hero_power], dim=1)
 
 
 

@@ -218,8 +218,9 @@ def _side(side: SideView, name: str, visible: bool) -> dict[str, Any]:
         "seat": side.index,
         "name": name,
         "hero": {"uid": hero.uid, "name": hero.name, "health": max(hero.health, 0), "max_health": hero.max_health,
-                 "armor": hero.armor, "attack": hero.attack, "frozen": hero.frozen, "defeated": hero.health <= 0},
-        "hero_power": None,  # the rules have no hero powers yet; the viewer keeps their place
+                 "armor": hero.armor, "attack": hero.attack, "frozen": hero.frozen, "defeated": hero.health <= 0,
+                 "class": side.hero_class.value},
+        "hero_power": _hero_power(side),
         "weapon": _card(side.weapon) if side.weapon else None,
         "mana": side.mana,
         "max_mana": side.max_mana,
@@ -231,6 +232,15 @@ def _side(side: SideView, name: str, visible: bool) -> dict[str, Any]:
         "secrets": [card.name for card in side.secrets] if visible else None,
         "battlefield": [_card(card) for card in side.battlefield],
     }
+
+
+def _hero_power(side: SideView) -> dict[str, Any] | None:
+    """The side's hero power (None for the plain hero): name, cost, text and uses this turn of its limit."""
+    power = side.hero_power
+    if power is None:
+        return None
+    return {"uid": power.uid, "name": power.name, "cost": power.cost, "text": power.definition.text,
+            "uses": side.hero_power_uses, "uses_per_turn": power.definition.uses_per_turn}
 
 
 def _card(card: CardView) -> dict[str, Any]:

@@ -107,6 +107,7 @@ function sideNode(side, frame, place) {
   attack.append(el("span", "hero-attack", hero.attack));
   heroRow.append(attack);
   if (hero.frozen) heroRow.append(el("span", "tag", "frozen"));
+  if (hero["class"] && hero["class"] !== "neutral") heroRow.append(el("span", "tag hero-class", hero["class"]));
   node.append(heroRow);
 
   const info = el("div", "row");
@@ -116,7 +117,11 @@ function sideNode(side, frame, place) {
   weapon.append(el("span", "weapon", side.weapon ? side.weapon.name + " " + side.weapon.attack + "/" +
                                                  side.weapon.durability : "none"));
   const power = el("span", "label", "hero power ");
-  power.append(el("span", "hero-power", side.hero_power ? side.hero_power.name : "none"));
+  const hp = side.hero_power;
+  const powerText = hp ? hp.name + " (" + hp.cost + ")" + (hp.uses >= hp.uses_per_turn ? " used" : "") : "none";
+  const powerNode = el("span", "hero-power", powerText);
+  if (hp) { powerNode.title = hp.text; powerNode.dataset.uid = hp.uid; }  // clickable in the play page
+  power.append(powerNode);
   const deck = el("span", "label", "deck ");
   deck.append(el("span", "deck-size", side.deck_size));
   const hand = el("span", "label", "hand ");

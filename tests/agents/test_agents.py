@@ -156,3 +156,57 @@ def test_search_rejects_bad_budgets():
         SearchAgent(iterations=0)
     with pytest.raises(ValueError, match="time_limit"):
         SearchAgent(time_limit=0)
+
+
+# --- hero powers ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("me, enemy, expected", [
+    ({"hero": "warrior", "mana": 2}, {}, (ChoiceKind.HERO_POWER, "armor_up", None)),
+    ({"hero": "paladin", "mana": 3}, {}, (ChoiceKind.HERO_POWER, "reinforce", None)),
+    ({"hero": "rogue", "mana": 2}, {}, (ChoiceKind.HERO_POWER, "dagger_mastery", None)),
+    ({"hero": "warlock", "mana": 2}, {}, (ChoiceKind.HERO_POWER, "life_tap", None)),
+    ({"hero": "mage", "mana": 2}, {"battlefield": ["wisp", "chillwind_yeti"]}, (ChoiceKind.HERO_POWER, "fireblast",
+                                                                               "wisp")),
+    ({"hero": "priest", "mana": 2, "battlefield": [{"card": "chillwind_yeti", "health": 2}]}, {},
+     (ChoiceKind.HERO_POWER, "lesser_heal", "chillwind_yeti")),
+])
+def test_heuristic_spends_left_over_mana_on_a_useful_hero_power(me, enemy, expected):
+    assert _pick(_board(me, enemy)) == expected
+
+
+@pytest.mark.parametrize("me", [
+    {"hero": "warlock", "mana": 2, "health": 11},  # Life Tap would cost health it cannot spare
+    {"hero": "warlock", "mana": 2, "hand": ["wisp"] * 9},  # no room in the hand for the card
+    {"hero": "rogue", "mana": 2, "weapon": "fiery_war_axe"},  # a knife would throw the axe away
+    {"hero": "priest", "mana": 2},  # nobody to heal
+    {"hero": "warrior", "mana": 1},  # not enough mana
+])
+def test_heuristic_keeps_its_hero_power_when_it_would_waste_it(me):
+    kind, source, _ = _pick(_board(me, {}))
+    assert kind is not ChoiceKind.HERO_POWER, source
+
+
+def test_heuristic_plays_its_cards_before_the_hero_power():
+    game = _board({"hero": "warrior", "mana": 4, "hand": ["chillwind_yeti"]}, {})
+    assert _pick(game) == (ChoiceKind.PLAY, "chillwind_yeti", None)
+
+
+def test_heuristic_counts_fireblast_towards_lethal():
+    game = _board({"hero": "mage", "mana": 2}, {"health": 1, "battlefield": ["senjin_shieldmasta"]})
+    assert _pick(game) == (ChoiceKind.HERO_POWER, "fireblast", "hero")
+
+
+@pytest.mark.parametrize("name", sorted(AGENT_FACTORIES))
+def test_agents_play_full_games_with_hero_powers(name):
+    from tests.engine.helpers import class_decks
+
+    runner = MatchRunner()
+    used = 0
+    for seed in (3, 12):
+        decks = class_decks(seed)
+        game = runner.new_game(seed, log=True, decks=decks)
+        record = runner.play((AGENT_FACTORIES[name](), HeuristicAgent()), seed, game=game, decks=decks)
+        assert record.result in ("win", "draw", "turn_limit") and record.decisions > 10
+        used += sum(e.kind == "UseHeroPower" and not e.cancelled and e.action.player == 0 for e in game.log)
+    assert used > 0, f"{name} never used a hero power in two games"

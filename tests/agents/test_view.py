@@ -164,3 +164,28 @@ def test_off_turn_views_cannot_decode_or_describe_the_enemys_cards():
     with pytest.raises(ValueError, match="not a legal choice"):
         GameView(game, 0).describe(probe)
     assert GameView(game, 0).describe(END_TURN) == "End turn"
+
+
+def test_both_heroes_classes_and_powers_are_public():
+    from ccg_env.engine import CardClass
+
+    game = Game.from_scenario({"players": [{"hero": "priest", "mana": 2, "battlefield": [
+        {"card": "chillwind_yeti", "health": 3}]}, {"hero": "rogue"}]})
+    mine, theirs = GameView(game, 0), GameView(game, 1)
+    power = game.player(0).hero_power[0]
+    assert mine.own.hero_class is CardClass.PRIEST and mine.enemy.hero_class is CardClass.ROGUE
+    assert mine.own.hero_power.card_id == "lesser_heal" and mine.enemy.hero_power.card_id == "dagger_mastery"
+    assert theirs.card(power.uid).card_id == "lesser_heal"  # the enemy's power is public, unlike its hand
+    yeti = game.player(0).battlefield[0]
+    assert mine.hero_power_targets(preferred=True) == [yeti.uid]  # only injured allies are preferred
+    assert set(mine.hero_power_targets(preferred=False)) == {c.uid for c in (
+        game.player(0).hero, yeti, game.player(1).hero)}
+    assert theirs.hero_power_targets() == [None]  # Dagger Mastery takes no target
+    game.apply(Choice(ChoiceKind.HERO_POWER, power.uid, yeti.uid))
+    assert GameView(game, 1).enemy.hero_power_uses == 1
+    assert "Enemy uses the hero power Lesser Heal on Chillwind Yeti" in GameView(game, 1).log_in_words()
+    clone = GameView(game, 1).determinize(random.Random(0))
+    assert clone.player(0).hero_power[0].definition is power.definition and clone.player(0).hero_power_uses == 1
+    plain = GameView(Game.from_scenario({"players": [{}, {}]}), 0)
+    assert plain.own.hero_power is None and plain.own.hero_class is CardClass.NEUTRAL
+    assert plain.hero_power_targets() == []

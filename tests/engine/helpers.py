@@ -46,3 +46,17 @@ def random_game(seed: int, decks=None, check: bool = False, log: bool = False) -
         if check:
             check_invariants(game)
     return game, choices
+
+
+def class_decks(seed: int) -> list:
+    """Two packaged decks (neutral cards only) played by heroes of classes picked by the seed: every class and
+    every pair of packaged decks comes up over consecutive seeds."""
+    import dataclasses
+
+    from ccg_env.engine import CardClass, Rules, default_cards
+    from ccg_env.engine.decks import default_deck_paths, resolve_deck
+
+    names, classes = sorted(default_deck_paths()), list(CardClass)
+    rules, cards = Rules.load(), default_cards()
+    return [dataclasses.replace(resolve_deck(names[(seed + i) % len(names)], cards, rules),
+                                hero=classes[(seed // (1 + i)) % len(classes)]) for i in range(2)]

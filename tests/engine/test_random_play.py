@@ -7,7 +7,7 @@ import pytest
 from ccg_env.engine import Game
 from ccg_env.engine.decks import default_deck_paths
 
-from .helpers import check_invariants, random_game
+from .helpers import check_invariants, class_decks, random_game
 
 DECKS = sorted(default_deck_paths())
 
@@ -65,3 +65,26 @@ def test_same_seed_same_game_and_log():
     assert a == b and first.to_json() == second.to_json()
     assert [str(e) for e in first.log] == [str(e) for e in second.log]
     assert random_game(12)[0].to_json() != first.to_json()
+
+
+def test_random_games_with_every_hero_hold_the_invariants_and_use_every_power():
+    used: set[str] = set()
+    for seed in range(70):
+        game, choices = random_game(seed, decks=class_decks(seed), check=True, log=True)
+        assert game.is_over
+        used |= {e.action.card.definition.id for e in game.log if e.kind == "UseHeroPower" and not e.cancelled}
+    assert used == {"fireblast", "armor_up", "reinforce", "lesser_heal", "dagger_mastery", "life_tap"}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_clone_and_json_round_trip_with_hero_powers_play_on_identically(seed):
+    game = Game.new(seed=seed, decks=class_decks(seed))
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(10, 60)):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    restored = Game.from_json(game.to_json())
+    expected = _play_on(game.clone(), seed + 1000)
+    assert _play_on(restored, seed + 1000) == expected
+    assert _play_on(game, seed + 1000) == expected

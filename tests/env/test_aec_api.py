@@ -21,6 +21,16 @@ def test_pettingzoo_seed_test_passes():
     seed_test(lambda: env(decks="random"), num_cycles=200)
 
 
+def test_pettingzoo_api_and_seed_tests_pass_with_hero_powers():
+    from ..engine.helpers import class_decks
+
+    decks = class_decks(12)  # a rogue and a warlock
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(seed=0, decks=decks), num_cycles=200)
+    seed_test(lambda: env(decks=decks), num_cycles=200)
+
+
 def test_pettingzoo_render_test_passes(capsys):
     render_test(lambda render_mode=None: env(render_mode=render_mode, seed=1))
     assert "Recent actions:" in capsys.readouterr().out  # the human mode printed boards
@@ -33,7 +43,7 @@ def test_spaces_are_built_once_and_shaped_by_the_layout():
         assert space is raw.observation_space(agent) and raw.action_space(agent) is raw.action_space(agent)
         assert isinstance(space, gymnasium.spaces.Dict) and set(space.spaces) == {"observation", "action_mask"}
         assert space["observation"].dtype == np.float32 and space["action_mask"].dtype == np.int8
-        assert space["action_mask"].shape == (raw.action_space(agent).n,) == (235,)
+        assert space["action_mask"].shape == (raw.action_space(agent).n,) == (252,)
     raw.reset(seed=0)
     observation = raw.observe("player_0")
     assert observation["observation"].shape == raw.observation_space("player_0")["observation"].shape

@@ -125,7 +125,7 @@ def test_bad_configuration_is_refused_with_a_clear_error(config, error, words):
 def test_rules_object_and_log_are_used():
     raw = raw_env(rules=Rules(max_battlefield=5), log=True)
     raw.reset(seed=0)
-    assert raw.action_space("player_0").n == 1 + 10 * 13 + 6 * 6
+    assert raw.action_space("player_0").n == 1 + 10 * 13 + 6 * 6 + 13  # hero power: one id per target slot
     assert len(raw.game.log) > 0
 
 

@@ -7,8 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from ccg_env.engine import Game, IllegalActionError
+from ccg_env.engine import CardClass, Game, IllegalActionError
 from ccg_env.env.aec import AGENTS, raw_env
+
+from ..engine.helpers import class_decks
 
 SEEDS = range(20)
 
@@ -83,7 +85,19 @@ def check_hidden_information(env, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_mask_equals_accepted_actions_and_observations_stay_in_space(seed):
-    env = raw_env(decks="random" if seed % 2 else None)
+    _play_checked(raw_env(decks="random" if seed % 2 else None), seed)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_mask_equals_accepted_actions_with_hero_powers(seed):
+    decks = class_decks(seed)
+    assert any(deck.hero is not CardClass.NEUTRAL for deck in decks)
+    env = _play_checked(raw_env(decks=decks, log=True), seed)
+    assert any(entry.kind == "UseHeroPower" and not entry.cancelled for entry in env.game.log)
+
+
+def _play_checked(env, seed: int):
+    """Play a random game through ``env``, checking every position; return the env at the end."""
     env.reset(seed=seed)
     rng = random.Random(seed)
     steps = 0
@@ -99,6 +113,7 @@ def test_mask_equals_accepted_actions_and_observations_stay_in_space(seed):
         final = env.observe(agent)
         assert env.observation_space(agent).contains(final), "the final observation is out of its space"
         assert not final["action_mask"].any(), "masks must be all zero once the game is over"
+    return env
 
 
 def test_unmasked_action_is_refused_by_raw_env_in_raise_mode_with_state_unchanged():

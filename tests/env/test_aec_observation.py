@@ -184,3 +184,69 @@ def test_can_attack_of_the_side_on_turn_is_what_the_engine_validators_say(encode
             [card.uid in with_attacks for card in side.battlefield]
         checked += len(side.battlefield)
     assert checked > 50
+
+
+# --- heroes and hero powers ---------------------------------------------------------------------------------
+
+
+def test_hero_classes_and_hero_powers_are_the_last_pieces(encoder):
+    assert [p.name for p in encoder.pieces[-3:]] == ["own_hero_class", "enemy_hero_class", "hero_powers"]
+    assert encoder.columns["own_hero_class"] == ("class_neutral", "class_mage", "class_warrior", "class_paladin",
+                                                 "class_priest", "class_rogue", "class_warlock")
+    assert encoder.columns["hero_powers"] == ("has_power", "cost", "used_this_turn", "usable_now")
+
+
+def test_hero_classes_and_powers_are_encoded_from_each_side(encoder):
+    game = Game.from_scenario({"players": [{"hero": "mage", "mana": 3}, {"hero": "warlock"}]})
+    mage = encoded(encoder, game, 0)
+    assert mage["own_hero_class"].tolist() == [0, 1, 0, 0, 0, 0, 0]
+    assert mage["enemy_hero_class"].tolist() == [0, 0, 0, 0, 0, 0, 1]
+    assert mage["hero_powers"].tolist() == [[1, 2, 0, 1], [1, 2, 0, 0]]
+    warlock = encoded(encoder, game, 1)
+    assert warlock["own_hero_class"].tolist() == [0, 0, 0, 0, 0, 0, 1]
+    assert warlock["hero_powers"].tolist() == [[1, 2, 0, 0], [1, 2, 0, 0]]  # usable now: only the side on turn
+    power = game.player(0).hero_power[0]
+    game.apply(next(c for c in game.legal_actions() if c.source == power.uid))
+    assert encoded(encoder, game, 0)["hero_powers"].tolist() == [[1, 2, 1, 0], [1, 2, 0, 0]]
+    assert encoded(encoder, game, 1)["hero_powers"].tolist() == [[1, 2, 0, 0], [1, 2, 1, 0]]
+    poor = Game.from_scenario({"players": [{"hero": "warrior", "mana": 1}, {}]})
+    view = encoded(encoder, poor, 0)
+    assert view["hero_powers"].tolist() == [[1, 2, 0, 0], [0, 0, 0, 0]]
+    assert view["enemy_hero_class"].tolist() == [1, 0, 0, 0, 0, 0, 0]
+
+
+def test_usable_now_is_whether_a_hero_power_choice_is_legal(encoder):
+    from ccg_env.engine import ChoiceKind
+
+    from ..engine.helpers import class_decks
+
+    seen = set()
+    for seed in range(1, 4):
+        for game in _random_positions(seed, decks=class_decks(seed), steps=150):
+            legal = game.legal_actions()
+            usable = any(c.kind is ChoiceKind.HERO_POWER for c in legal)
+            seen.add(usable)
+            me = game.current_player
+            assert encoded(encoder, game, me)["hero_powers"][0][3] == usable
+            out = encoder.new_buffer()
+            encoder.writer(out)(game, me, legal)
+            assert encoder.view(out)["hero_powers"][0][3] == usable
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_bound_writers_agree_with_encode_in_games_with_hero_powers(encoder, normalize):
+    from ..engine.helpers import class_decks
+
+    outputs = [encoder.new_buffer() for _ in range(2)]
+    writers = [encoder.writer(out, normalize=normalize, exclusive=True) for out in outputs]
+    expected = encoder.new_buffer()
+    for game in _random_positions(3, decks=class_decks(3), steps=300):
+        legal = game.legal_actions()
+        for seat, (writer, out) in enumerate(zip(writers, outputs)):
+            writer(game, seat, legal if seat == game.current_player else None)
+            encoder.encode(game, seat, expected)
+            if normalize:
+                expected *= encoder.scale
+            np.testing.assert_array_equal(out, expected)
+            assert (out.min() >= 0 and out.max() <= 1) if normalize else encoder.space.contains(out)

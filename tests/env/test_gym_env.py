@@ -36,6 +36,12 @@ def test_gymnasium_checker_passes_with_ansi_render_and_ignore_mode():
     gym_check_env(gym.make(ENV_ID, render_mode="ansi", illegal_action="ignore"), skip_render_check=False)
 
 
+def test_gymnasium_checker_passes_with_hero_powers():
+    from ..engine.helpers import class_decks
+
+    gym_check_env(gym.make(ENV_ID, decks=class_decks(5), render_mode="ansi"), skip_render_check=False)
+
+
 def test_stable_baselines3_checker_passes():
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ccg_env.engine import CardClass
 from ccg_env.engine.decks import default_deck_paths
 
 from .fuzzing import fuzz
@@ -27,6 +28,7 @@ def test_every_game_plan_uses_packaged_decks_and_both_policies():
     assert {p.policy for p in plans} == {"random", "heuristic"} and {p.log for p in plans} == {True, False}
     assert {p.rules for p in plans} == set(fuzz.RULE_VARIANTS)
     assert {d for p in plans for d in p.decks} == set(default_deck_paths())
+    assert {h for p in plans for h in p.heroes} == {c.value for c in CardClass}  # every hero power is fuzzed
     assert fuzz.plan_game(17) == fuzz.plan_game(17)
 
 

@@ -130,3 +130,34 @@ def test_write_html_replaces_a_page_only_with_a_complete_one(saved, tmp_path):
         write_html(saved, saved)
     with pytest.raises(ValueError, match="no folder"):
         write_html(saved, tmp_path / "nowhere" / "game.html")
+
+
+def test_frames_show_hero_classes_and_hero_powers(tmp_path):
+    from ccg_env.data_options import load_game_data
+    from ccg_env.engine import Choice, ChoiceKind
+    from ccg_env.viewer.replay import frame, replay_games, save_replay
+
+    deck = tmp_path / "mage.yaml"
+    deck.write_text("name: Mage\nhero: mage\ncards: {wisp: 2, river_crocolisk: 2, bloodfen_raptor: 2, "
+                    "magma_rager: 2, chillwind_yeti: 2, boulderfist_ogre: 2, core_hound: 2, goldshire_footman: 2, "
+                    "senjin_shieldmasta: 2, bluegill_warrior: 2, wolfrider: 2, consecration: 2, arcane_intellect: 2, "
+                    "fireball: 2, fiery_war_axe: 2}\n")
+    data = load_game_data(decks=[str(deck)])
+    game = Game.new(5, log=True, **data.game_kwargs())
+    choices = []
+    while not any(c.kind is ChoiceKind.HERO_POWER for c in game.legal_actions()):
+        choices.append(Choice(ChoiceKind.END_TURN))
+        game.apply(choices[-1])
+    power = game.player(game.current_player).hero_power[0]
+    choices.append(Choice(ChoiceKind.HERO_POWER, power.uid, game.player(1 - game.current_player).hero.uid))
+    game.apply(choices[-1])
+    shown = frame(game, None, ("a", "b"), len(choices), [])
+    side = shown["sides"][game.current_player]
+    assert side["hero"]["class"] == "mage" and side["hero"]["name"] == "Jaina Proudmoore"
+    assert side["hero_power"] == {"uid": power.uid, "name": "Fireblast", "cost": 2, "text": "Deal 1 damage.",
+                                  "uses": 1, "uses_per_turn": 1}
+    path = save_replay(tmp_path / "game.json", 5, ("a", "b"), choices, game, data.sources)
+    replayed = list(replay_games(load_replay(path), data))
+    assert replayed[-1][1].to_json() == game.to_json()
+    html = render_html(load_replay(path), None, data=data)
+    assert "Fireblast" in html and "You use the hero power" not in html and "uses the hero power Fireblast" in html

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Callable, Final, Iterable
 
 from ..actions import (
     Attack, Buff, CastSpell, Damage, Destroy, DrawCards, EquipWeapon, Freeze, GainArmor, GainMana, GameAction,
-    GiveKeyword, Heal, Hit, PlayCard, Reap, Summon, TriggerAbility, TurnEnd, TurnStart,
+    GiveKeyword, Heal, Hit, PlayCard, Reap, Summon, TriggerAbility, TurnEnd, TurnStart, UseHeroPower,
 )
 from ..events import EventBus, Phase
 from ..factory import new_card
@@ -60,6 +60,7 @@ def install(bus: EventBus) -> None:
     bus.on(Phase.PERFORM, Reap, _deathrattles)
     bus.on(Phase.PREPARE, Attack, _attacked)
     bus.on(Phase.PERFORM, TriggerAbility, _resolve)
+    bus.on(Phase.PERFORM, UseHeroPower, _hero_power_used)
 
 
 # --- when abilities fire -----------------------------------------------------------------------
@@ -105,6 +106,11 @@ def _after_spell_cast(game: Game, action: CastSpell) -> None:
     enemy_secrets = game.state.players[1 - action.player].secrets
     if enemy_secrets:
         _fire(game, enemy_secrets, _SECRET_SPELL_CAST, trigger_card=action.card, priority=AFTER_PRIORITY)
+
+
+def _hero_power_used(game: Game, action: UseHeroPower) -> None:
+    """A hero power's abilities resolve like a spell's; no 'card played' or 'spell cast' trigger reacts to it."""
+    _fire(game, [action.card], _BATTLECRY, target=action.target)
 
 
 def _played_minion(action: PlayCard) -> Card | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import GainMana, PlayCard, TurnStart
+from ..actions import GainMana, PlayCard, TurnStart, UseHeroPower
 from ..events import EventBus, Phase
 
 if TYPE_CHECKING:
@@ -16,6 +16,8 @@ def install(bus: EventBus) -> None:
     bus.on(Phase.VALIDATE, PlayCard, _validate_cost)
     bus.on(Phase.PERFORM, PlayCard, _pay)
     bus.on(Phase.PERFORM, GainMana, _gain)
+    bus.on(Phase.VALIDATE, UseHeroPower, _validate_power_cost)
+    bus.on(Phase.PERFORM, UseHeroPower, _pay_for_power)
 
 
 def _refill(game: Game, action: TurnStart) -> None:
@@ -39,3 +41,14 @@ def _pay(game: Game, action: PlayCard) -> None:
 def _gain(game: Game, action: GainMana) -> None:
     player = game.state.players[action.player]
     player.mana = min(player.mana + action.amount, game.state.rules.max_mana)
+
+
+def _validate_power_cost(game: Game, action: UseHeroPower) -> str | None:
+    mana = game.state.players[action.player].mana
+    if action.card.cost > mana:
+        return f"{action.card.definition.id} costs {action.card.cost} but player {action.player} has {mana} mana"
+    return None
+
+
+def _pay_for_power(game: Game, action: UseHeroPower) -> None:
+    game.state.players[action.player].mana -= action.card.cost

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..actions import PlayCard, Summon
+from ..actions import PlayCard, Summon, UseHeroPower
 from ..events import EventBus, Phase
-from ..vocabulary import BATTLEFIELD_ZONE, MINION, Keyword
+from ..vocabulary import BATTLEFIELD_ZONE, MINION, EffectKind, Keyword
 
 if TYPE_CHECKING:
     from ..game import Game
 
 _CHARGE: Final = int(Keyword.CHARGE)
+_SUMMON: Final = EffectKind.SUMMON
 
 
 def install(bus: EventBus) -> None:
     bus.on(Phase.VALIDATE, PlayCard, _validate_board_space_for_play)
     bus.on(Phase.VALIDATE, Summon, _validate_board_space)
+    bus.on(Phase.VALIDATE, UseHeroPower, _validate_board_space_for_power)
     bus.on(Phase.PERFORM, Summon, _enter_battlefield)
 
 
@@ -25,6 +27,16 @@ def _validate_board_space_for_play(game: Game, action: PlayCard) -> str | None:
         state = game.state
         if len(state.players[action.player].battlefield) >= state.rules.max_battlefield:
             return f"player {action.player}'s battlefield is full"
+    return None
+
+
+def _validate_board_space_for_power(game: Game, action: UseHeroPower) -> str | None:
+    """A hero power that summons (Reinforce) cannot be used with a full battlefield, as in Hearthstone."""
+    for ability in action.card.definition.abilities:
+        if ability.effect is _SUMMON:
+            state = game.state
+            if len(state.players[action.player].battlefield) >= state.rules.max_battlefield:
+                return f"player {action.player}'s battlefield is full"
     return None
 
 

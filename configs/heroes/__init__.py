@@ -1,0 +1,1 @@
+"""Default heroes data shipped as package data (ccg_env.configs.heroes)."""

@@ -1,0 +1,127 @@
+"""Hero file errors: each kind of bad hero file fails with a DataError naming the file, the hero and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ccg_env.engine import CardClass, DataError, Game, default_cards
+from ccg_env.engine.heroes import default_heroes, load_heroes
+
+GOOD_POWER = "power: {id: zap, name: Zap, abilities: [{effect: damage, select: enemy_hero, amount: 1}]}"
+MAGE = "id: zapper\nname: Zapper\nclass: mage\n"
+
+
+def _hero_file(directory: Path, text: str, name: str = "hero.yaml") -> Path:
+    path = directory / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BAD_HEROES = {
+    "unknown field": (MAGE + GOOD_POWER + "\ncolour: red\n", "hero 'zapper', field 'colour'", "unknown field"),
+    "missing class": ("id: zapper\nname: Zapper\n" + GOOD_POWER, "hero 'zapper', field 'class'",
+                      "missing required field"),
+    "unknown class": ("id: zapper\nname: Zapper\nclass: druid\n" + GOOD_POWER, "field 'class'",
+                      "unknown class 'druid'"),
+    "bad id": ("id: Zapper!\nname: Zapper\nclass: mage\n" + GOOD_POWER, "field 'id'", "lower-case slugs"),
+    "class hero without power": (MAGE, "hero 'zapper', field 'power'", "a mage hero needs a hero power"),
+    "neutral hero with a power": ("id: plain\nname: Plain\nclass: neutral\n" + GOOD_POWER, "field 'power'",
+                                  "the neutral hero has no hero power"),
+    "power string cost": (MAGE + "power: {id: zap, name: Zap, cost: '2', abilities: [{effect: gain_armor, "
+                          "amount: 1}]}", "hero 'zapper', power, field 'cost'", "expected an integer"),
+    "power zero uses": (MAGE + "power: {id: zap, name: Zap, uses_per_turn: 0, abilities: [{effect: gain_armor, "
+                        "amount: 1}]}", "hero 'zapper', power, field 'uses_per_turn'", "between 1 and 10"),
+    "power unknown effect": (MAGE + "power: {id: zap, name: Zap, abilities: [{effect: explode, select: self}]}",
+                             "hero 'zapper', power, abilities[0], field 'effect'", "unknown value 'explode'"),
+    "power other trigger": (MAGE + "power: {id: zap, name: Zap, abilities: [{trigger: turn_start, effect: draw, "
+                            "amount: 1}]}", "power, abilities[0], field 'trigger'", "trigger must be 'battlecry'"),
+    "power chosen without target": (MAGE + "power: {id: zap, name: Zap, abilities: [{effect: damage, amount: 1, "
+                                    "select: chosen}]}", "power, abilities[0], field 'select'",
+                                    "needs the card to have a 'target' spec"),
+    "power target unused": (MAGE + "power: {id: zap, name: Zap, target: {allowed: {alliance: any, zones: active}},"
+                            " abilities: [{effect: gain_armor, amount: 1}]}", "power, field 'target'",
+                            "no ability acts on the chosen target"),
+    "power bad mark": (MAGE + "power: {id: zap, name: Zap, target: {allowed: {alliance: friends, zones: active}},"
+                       " abilities: [{effect: damage, amount: 1}]}", "power, field 'target.allowed'",
+                       "unknown alliance 'friends'"),
+    "power no abilities": (MAGE + "power: {id: zap, name: Zap, abilities: []}", "power, field 'abilities'",
+                           "non-empty list of abilities"),
+    "power missing amount": (MAGE + "power: {id: zap, name: Zap, abilities: [{effect: gain_armor}]}",
+                             "power, abilities[0], field 'amount'", "needs an amount"),
+    "not a mapping": ("- id: zapper\n", "hero", "expected a mapping"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_HEROES))
+def test_bad_hero_names_file_hero_and_field(tmp_path, case):
+    text, where, reason = BAD_HEROES[case]
+    path = _hero_file(tmp_path, text)
+    with pytest.raises(DataError) as error:
+        load_heroes([path])
+    message = str(error.value)
+    assert message.startswith(str(path)) and where in message and reason in message, message
+
+
+def test_the_reference_hero_of_these_cases_is_valid(tmp_path):
+    heroes = load_heroes([_hero_file(tmp_path, MAGE + GOOD_POWER)])
+    assert heroes[CardClass.MAGE].power is not None and heroes[CardClass.MAGE].power.cost == 2
+
+
+def test_a_power_summoning_an_unknown_or_wrong_card_is_refused_with_the_card_set(tmp_path):
+    unknown = _hero_file(tmp_path, MAGE + "power: {id: zap, name: Zap, abilities: [{effect: summon, card: dragon}]}")
+    with pytest.raises(DataError, match=r"power, abilities\[0\], field 'card': unknown card id 'dragon'"):
+        load_heroes([unknown], cards=default_cards())
+    wrong = _hero_file(tmp_path, MAGE + "power: {id: zap, name: Zap, abilities: [{effect: equip_weapon, card: wisp}]}")
+    with pytest.raises(DataError, match="'wisp' is a minion, expected a weapon"):
+        load_heroes([wrong], cards=default_cards())
+
+
+def test_two_heroes_of_one_class_or_one_id_are_refused(tmp_path):
+    first = _hero_file(tmp_path, MAGE + GOOD_POWER, "a.yaml")
+    second = _hero_file(tmp_path, "id: other\nname: Other\nclass: mage\n" + GOOD_POWER.replace("zap", "zop"), "b.yaml")
+    with pytest.raises(DataError, match=r"b\.yaml, hero 'other', field 'class': a second mage hero"):
+        load_heroes([first, second])
+    clash = _hero_file(tmp_path, "id: zap\nname: Zap Hero\nclass: warrior\npower: {id: zip, name: Zip, "
+                       "abilities: [{effect: gain_armor, amount: 1}]}", "c.yaml")
+    with pytest.raises(DataError, match=r"c\.yaml, hero 'zap', field 'id': duplicate id 'zap'"):
+        load_heroes([first, clash])
+
+
+def test_hero_and_power_types_are_refused_in_card_files(tmp_path):
+    from ccg_env.engine import load_cards
+
+    path = tmp_path / "cards.yaml"
+    path.write_text("cards:\n  - {id: zap, name: Zap, type: hero_power, cost: 2}\n")
+    with pytest.raises(DataError, match="field 'type': hero_power cards are defined in hero files"):
+        load_cards([path])
+
+
+def test_a_game_needs_a_hero_for_each_deck_class(tmp_path):
+    from ccg_env.engine import Deck
+
+    neutral_only = load_heroes([_hero_file(tmp_path, "id: hero\nname: Hero\nclass: neutral\n")])
+    mage = Deck("mage", ("wisp",) * 30, hero=CardClass.MAGE)
+    with pytest.raises(DataError, match=r"no hero of class 'mage' \(heroes for: neutral\)"):
+        Game.new(seed=0, decks=[mage, mage], heroes=neutral_only)
+
+
+def test_the_packaged_heroes_load_and_reference_packaged_cards():
+    heroes = load_heroes(cards=default_cards())
+    assert set(heroes) == set(CardClass) and default_heroes().neutral.power is None
+
+
+def test_a_game_refuses_a_hero_whose_power_names_a_card_missing_from_its_card_set(tmp_path):
+    from ccg_env.engine import Deck, load_cards
+
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("cards:\n  - {id: pebble, name: Pebble, type: minion, cost: 1, attack: 1, health: 1}\n")
+    card_set = load_cards([cards])
+    paladin = Deck("paladin", ("pebble",) * 30, hero=CardClass.PALADIN)
+    with pytest.raises(DataError, match=r"hero 'uther', power, abilities\[0\], field 'card': unknown card id "
+                                        r"'silver_hand_recruit'"):
+        Game.new(seed=0, decks=[paladin, paladin], cards=card_set)
+    with pytest.raises(DataError, match="unknown card id 'silver_hand_recruit'"):
+        Game.from_scenario({"players": [{"hero": "paladin"}, {}]}, cards=card_set)
+    Game.new(seed=0, decks=[Deck("plain", ("pebble",) * 30)] * 2, cards=card_set)  # no power, no token needed
