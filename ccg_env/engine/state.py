@@ -72,7 +72,11 @@ class Card:
 
 @dataclass(slots=True, eq=False)
 class Player:
-    """A seat: its hero and zones, mana crystals and fatigue counter."""
+    """A seat: its hero and zones, mana crystals and fatigue counter, and the cards it marked in the mulligan.
+
+    ``marked`` holds the uids of opening-hand cards the player chose to put back, in the order chosen; it is
+    empty outside the player's own mulligan decision.
+    """
 
     index: int
     hero_zone: list[Card]
@@ -85,6 +89,7 @@ class Player:
     mana: int = 0
     max_mana: int = 0
     fatigue: int = 0
+    marked: list[int] = field(default_factory=list)
 
     @property
     def hero(self) -> Card:
@@ -104,6 +109,13 @@ _SEARCH_ORDER: Final = ("hero_zone", "battlefield", "hand", "weapon", "secrets",
 
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
 LIVE_ZONE_ATTRS: Final = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
+
+
+class GamePhase(str, Enum):
+    """What the game is doing: the opening mulligan decisions, or the battle of turns."""
+
+    MULLIGAN = "mulligan"  # the player on turn decides which opening cards to put back
+    BATTLE = "battle"
 
 
 class Result(str, Enum):
@@ -133,6 +145,7 @@ class GameState:
     result: Result | None = None
     winner: int | None = None
     log: list[LogEntry] | None = field(default_factory=list)
+    phase: GamePhase = GamePhase.BATTLE
 
     def new_uid(self) -> int:
         """Hand out the next card id."""

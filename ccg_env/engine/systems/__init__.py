@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ..events import EventBus
 from . import abilities, combat, damage, death, effects, keywords, mana, match, play, player, secrets, summon, victory
-from . import weapons
+from . import mulligan, weapons
 
 #: Installation order is registration order, which orders handlers within one phase.
-SYSTEMS = (match, mana, player, play, summon, secrets, combat, weapons, damage, effects, keywords, abilities, death,
+SYSTEMS = (match, mulligan, mana, player, play, summon, secrets, combat, weapons, damage, effects, keywords, abilities, death,
            victory)
 
 
