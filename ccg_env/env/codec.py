@@ -5,14 +5,18 @@ Layout, from the acting player's point of view (``H`` = max hand, ``B`` = max ba
 =====================  ===========================================  =================================
 ids                    meaning                                      decoding
 =====================  ===========================================  =================================
-``0``                  end turn
+``0``                  end turn (in the mulligan: done, keep the
+                       rest of the hand)
 ``1 .. H*T``           play hand slot ``h`` at target slot ``t``    ``h, t = divmod(id - 1, T)``
 ``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
+``M .. M+H-1``         mulligan: put back hand slot ``h``           ``h = id - M``, ``M = 1+H*T+A*D``
 =====================  ===========================================  =================================
 
 Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3..2B+2`` enemy minions. Attackers (``A = 1 + B``): ``0`` own hero, ``1..B`` own
-minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Default ``N = 1 + 170 + 64 = 235``.
+minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Mulligan ids (``M`` =
+``mulligan_offset``) are legal only in the mulligan, where only they and ``0`` are. Default
+``N = 1 + 170 + 64 + 10 = 245``.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from ..engine.choices import END_TURN
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
+_MULLIGAN: Final = ChoiceKind.MULLIGAN
 
 
 def as_action_id(action: Any) -> int:
@@ -78,8 +83,13 @@ class ActionLayout:
         return 1 + self.max_hand * self.target_slots
 
     @property
-    def size(self) -> int:
+    def mulligan_offset(self) -> int:
+        """The id of "put back hand slot 0" in the mulligan; hand slot ``h`` is ``mulligan_offset + h``."""
         return self.attack_offset + self.attack_slots * self.attack_slots
+
+    @property
+    def size(self) -> int:
+        return self.mulligan_offset + self.max_hand
 
     def describe(self, action_id: int) -> str:
         """Say what an id means in slot terms (no game needed)."""
@@ -90,6 +100,8 @@ class ActionLayout:
         if action_id < self.attack_offset:
             hand, target = divmod(action_id - 1, self.target_slots)
             return f"play hand slot {hand} at {self._target_name(target)}"
+        if action_id >= self.mulligan_offset:
+            return f"mulligan: put back hand slot {action_id - self.mulligan_offset}"
         attacker, defender = divmod(action_id - self.attack_offset, self.attack_slots)
         who = "own hero" if attacker == 0 else f"own minion {attacker - 1}"
         at = "enemy hero" if defender == 0 else f"enemy minion {defender - 1}"
@@ -120,6 +132,7 @@ class ActionCodec:
         self._play_width, self._attack_width = layout.target_slots, layout.attack_slots
         self._enemy_hero_slot, self._enemy_minions_from = b + 2, b + 3
         self._attack_base = layout.attack_offset - layout.attack_slots - (b + 2)
+        self._mulligan_offset = layout.mulligan_offset
 
     def _target_slots(self, game: Game) -> dict[int | None, int]:
         """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
@@ -146,6 +159,8 @@ class ActionCodec:
                 append(play[source] + slot[target])
             elif kind is _ATTACK:
                 append(attack_base + slot[source] * width + slot[target])
+            elif kind is _MULLIGAN:
+                append(self._mulligan_offset + (play[source] - 1) // self._play_width)  # the hand slot
             else:
                 append(0)
         return out
@@ -178,6 +193,9 @@ class ActionCodec:
                 return Choice(ChoiceKind.PLAY, me.hand[hand].uid, None)
             target = self._character_at(me, enemy, slot)
             return None if target is None else Choice(ChoiceKind.PLAY, me.hand[hand].uid, target)
+        if action_id >= layout.mulligan_offset:
+            hand = action_id - layout.mulligan_offset
+            return Choice(_MULLIGAN, me.hand[hand].uid, None) if hand < len(me.hand) else None
         attacker, defender = divmod(action_id - layout.attack_offset, layout.attack_slots)
         a = self._character_at(me, enemy, 1 + attacker)
         d = self._character_at(me, enemy, layout.max_battlefield + 2 + defender)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from ..engine import CardType, Choice, Game, GameState, Keyword, Player
+from ..engine.state import GamePhase
 from ..engine.attacks import attackers_next_turn, attackers_now
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ ROW_CACHE_LIMIT: Final = 4096
 _HEAD: Final = struct.Struct(f"{HEAD_VALUES}f")
 _STATS: Final = slice(1, 4)
 _times: Final = operator.mul
+_MULLIGAN: Final = GamePhase.MULLIGAN
 
 
 def _clip(value: int | float, cap: int | float) -> int | float:
@@ -140,7 +142,7 @@ class ObservationWriter:
     """
 
     __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
-                 "_hand_rows", "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets")
+                 "_hand_rows", "_minion_rows", "_secret_scale", "_exclusive", "_held", "_secrets", "_mulligan")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -158,11 +160,12 @@ class ObservationWriter:
         self._head_caps = tuple(_number(x) for x in encoder.high[:HEAD_VALUES].tolist())
         self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
         self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
-        self._secret_scale = float(encoder.scale[-1]) if normalize else 1
+        self._secret_scale = float(encoder.scale[encoder.row_starts[3] // 4]) if normalize else 1
         self._exclusive = exclusive
         #: per row piece (own hand, own battlefield, enemy battlefield): the key of the row each slot shows
         self._held: tuple[list, list, list] = ([], [], [])
         self._secrets = False  # whether the secrets piece shows counts
+        self._mulligan = False  # whether the mulligan pieces show anything
         self._forget()
 
     def _forget(self) -> None:
@@ -170,7 +173,7 @@ class ObservationWriter:
         self._raw[:] = self.encoder.zeros
         for held in self._held:
             held.clear()
-        self._secrets = False
+        self._secrets = self._mulligan = False
 
     def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game``.
@@ -193,7 +196,9 @@ class ObservationWriter:
         self._write_minions(me.battlefield, starts[1], self._held[1], own_attackers)
         self._write_minions(enemy.battlefield, starts[2], self._held[2], enemy_attackers)
         if me.secrets or self._secrets:
-            self._write_secrets(me, starts[3])
+            self._write_secrets(me, starts[3], starts[4])
+        if state.phase is _MULLIGAN or self._mulligan:
+            self._write_mulligan(state, me, starts[4])
 
     def _write_head(self, state: GameState, me: Player, enemy: Player, player: int, own_attackers: set[int],
                     enemy_attackers: set[int]) -> None:
@@ -277,10 +282,10 @@ class ObservationWriter:
         self._raw[offset:end] = self.encoder.zeros[:end - offset]
         del held[count:]
 
-    def _write_secrets(self, player: Player, start: int) -> None:
+    def _write_secrets(self, player: Player, start: int, stop: int) -> None:
         """Count each own secret card (bounded, scaled), after clearing the counts of an earlier write."""
         encoder, floats, base = self.encoder, self._floats, start // 4
-        self._raw[start:] = encoder.zeros[:len(self._raw) - start]
+        self._raw[start:stop] = encoder.zeros[:stop - start]
         cap, scale = self._bounds.secrets, self._secret_scale
         counts: dict[int, int] = {}
         for card in player.secrets:
@@ -289,6 +294,20 @@ class ObservationWriter:
         for index, count in counts.items():
             floats[base + index] = min(count, cap) * scale  # type: ignore[assignment]  # a float32 view
         self._secrets = bool(counts)
+
+
+    def _write_mulligan(self, state: GameState, player: Player, start: int) -> None:
+        """The in-mulligan flag and a flag per own hand slot marked to put back (0/1 flags: no bounds or scale)."""
+        floats, base = self._floats, start // 4
+        self._raw[start:] = self.encoder.zeros[:len(self._raw) - start]
+        in_mulligan = state.phase is _MULLIGAN
+        if in_mulligan:
+            floats[base] = 1.0  # type: ignore[assignment]  # a float32 view
+            marked = player.marked
+            for slot, card in enumerate(player.hand):
+                if card.uid in marked:
+                    floats[base + 1 + slot] = 1.0  # type: ignore[assignment]
+        self._mulligan = in_mulligan
 
 
 def _row_caches(encoder: ObservationEncoder, normalize: bool) -> tuple[RowCache, RowCache]:

@@ -158,7 +158,7 @@ def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(zip_path,
     agent = LearnedAgent(zip_path, normalize=True, cards=config_dir() / "cards" / "basic.yaml", trust=True)
     _predicted_inputs(agent, monkeypatch)
     with pytest.raises(ValueError, match=r"observation has \d+ entries .* pass the game's card set as cards="):
-        agent.act(observation, np.ones(235, dtype=np.int8), view)
+        agent.act(observation, np.ones(245, dtype=np.int8), view)
 
 
 SHIPPED_MODEL_SPEC = "learned:path=models/ppo_vs_heuristic.ccgmodel"
