@@ -146,7 +146,9 @@ class PairwiseActionHead(nn.Module):
     hero, own minions, enemy hero, enemy minions; or a defender: enemy hero, then enemy minions) is mapped,
     together with the context, to a key of ``head_dim`` numbers by a small network; the logit of a pair is
     the dot product of its source's and target's keys (as attention scores, or a pointer network). This
-    costs one small network per slot rather than per pair. End turn is a linear function of the context.
+    costs one small network per slot rather than per pair. End turn is a linear function of the context; putting
+    back hand slot ``h`` in the mulligan is a linear function of that slot's embedding plus one of the context
+    (which holds the in-mulligan flag and the marks).
 
     Args:
         hand_slots, field_slots: H and B of the layout.
@@ -164,14 +166,17 @@ class PairwiseActionHead(nn.Module):
         self.context_in = nn.Linear(global_dim, len(roles) * head_dim)
         self.key_out = nn.ModuleDict({role: nn.Linear(head_dim, head_dim) for role in roles})
         self.end_turn = nn.Linear(global_dim, 1)
-        for layer in (self.key_out["card"], self.key_out["attacker"], self.end_turn):
+        self.mulligan_slot = nn.Linear(slot_dim, 1)
+        self.mulligan_context = nn.Linear(global_dim, hand_slots)
+        for layer in (self.key_out["card"], self.key_out["attacker"], self.end_turn, self.mulligan_slot,
+                      self.mulligan_context):
             nn.init.orthogonal_(layer.weight, gain=0.01)  # start near the uniform policy, as SB3's action_net
             nn.init.zeros_(layer.bias)
 
     @property
     def size(self) -> int:
-        """Number of actions: ``1 + H * (3 + 2B) + (1 + B) ** 2``."""
-        return 1 + self.hand_slots * (3 + 2 * self.field_slots) + (1 + self.field_slots) ** 2
+        """Number of actions: ``1 + H * (3 + 2B) + (1 + B) ** 2 + H``."""
+        return 1 + self.hand_slots * (3 + 2 * self.field_slots) + (1 + self.field_slots) ** 2 + self.hand_slots
 
     def split(self, features: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Context ``(N, G)``, hand ``(N, H, S)``, own and enemy minions ``(N, B, S)``, heroes ``(N, S)``."""
@@ -194,7 +199,8 @@ class PairwiseActionHead(nn.Module):
         defenders = torch.cat([enemy_hero[:, None], enemy], dim=1)
         play = _dot_pairs(self._keys(hand, "card", card), self._keys(targets, "card_target", card_target))
         attack = _dot_pairs(self._keys(attackers, "attacker", attacker), self._keys(defenders, "defender", defender))
-        return torch.cat([self.end_turn(context), play, attack], dim=1)
+        mulligan = self.mulligan_slot(hand).squeeze(-1) + self.mulligan_context(context)
+        return torch.cat([self.end_turn(context), play, attack, mulligan], dim=1)
 
 
 
