@@ -145,7 +145,7 @@ def test_cli_model_convert_needs_trust_and_inspect_shows_the_metadata(tiny_zip, 
     capsys.readouterr()
     assert cli.main(["model", "inspect", str(tmp_path / "out.ccgmodel")]) == 0
     text = capsys.readouterr().out
-    assert "policy: MaskableActorCriticPolicy" in text and "actions: 235 ids" in text and "cards: 116" in text
+    assert "policy: MaskableActorCriticPolicy" in text and "actions: 245 ids" in text and "cards: 116" in text
 
 
 # --- a model file never runs code ----------------------------------------------------------------------------
@@ -238,8 +238,8 @@ def test_metadata_asking_for_a_huge_network_is_refused_before_it_is_allocated(ti
     # 8 layers of 4096 (each option within its bound) would be about 130M parameters, 520 MB of float32
     huge = _rewrite(tiny_model_file, tmp_path / "huge.ccgmodel", metadata={"policy_kwargs": {"net_arch": [4096] * 8}})
     before = psutil.Process().memory_info().rss
-    with pytest.raises(ModelFileError, match=r"do not fit .*mlp_extractor.policy_net.0.weight: \(32, 3331\) in the "
-                                             r"weights, \(4096, 3331\) in the policy"):
+    with pytest.raises(ModelFileError, match=r"do not fit .*mlp_extractor.policy_net.0.weight: \(32, 3342\) in the "
+                                             r"weights, \(4096, 3342\) in the policy"):
         load_model(huge)
     assert psutil.Process().memory_info().rss - before < 100_000_000
 
@@ -261,10 +261,10 @@ def test_an_observation_or_mask_of_another_size_is_refused_naming_both(tiny_mode
     from agents.learned import LearnedAgent
 
     agent = LearnedAgent(tiny_model_file)
-    with pytest.raises(ModelFileError, match="the model reads observations of 3331 entries but the game's have 40"):
-        agent.act(np.zeros(40, dtype=np.float32), np.ones(235, dtype=np.int8))
-    with pytest.raises(ModelFileError, match="the model has 235 action ids but the game's layout has 200"):
-        agent.act(np.zeros(3331, dtype=np.float32), np.ones(200, dtype=np.int8))
+    with pytest.raises(ModelFileError, match="the model reads observations of 3342 entries but the game's have 40"):
+        agent.act(np.zeros(40, dtype=np.float32), np.ones(245, dtype=np.int8))
+    with pytest.raises(ModelFileError, match="the model has 245 action ids but the game's layout has 200"):
+        agent.act(np.zeros(3342, dtype=np.float32), np.ones(200, dtype=np.int8))
 
 
 def test_convert_refuses_rules_whose_sizes_differ_from_the_model(tiny_zip, tmp_path):
@@ -272,7 +272,7 @@ def test_convert_refuses_rules_whose_sizes_differ_from_the_model(tiny_zip, tmp_p
 
     rules = tmp_path / "rules.yaml"
     rules.write_text("max_hand: 8\n")
-    with pytest.raises(ModelFileError, match="the model reads observations of 3331 entries but the game's have "):
+    with pytest.raises(ModelFileError, match="the model reads observations of 3342 entries but the game's have "):
         convert(tiny_zip, tmp_path / "out.ccgmodel", trust=True, rules=str(rules))
     assert not (tmp_path / "out.ccgmodel").exists()
 
@@ -289,7 +289,7 @@ def test_a_converted_model_has_the_same_outputs(tiny_zip, tiny_model_file):
     original = MaskablePPO.load(tiny_zip, device="cpu").policy
     loaded = load_model(tiny_model_file)
     assert loaded.metadata.observation_normalized is False and loaded.metadata.card_ids[0] < loaded.metadata.card_ids[1]
-    observations = torch.rand(16, 3331) * 10
+    observations = torch.rand(16, 3342) * 10
     with torch.no_grad():
         assert torch.equal(original.get_distribution(observations).distribution.logits,
                            loaded.policy.get_distribution(observations).distribution.logits)

@@ -302,11 +302,11 @@ class ObservationWriter:
         self._raw[start:] = self.encoder.zeros[:len(self._raw) - start]
         in_mulligan = state.phase is _MULLIGAN
         if in_mulligan:
-            floats[base] = 1.0  # type: ignore[assignment]  # a float32 view
+            floats[base] = 1.0  # type: ignore[call-overload]  # a float32 view
             marked = player.marked
             for slot, card in enumerate(player.hand):
                 if card.uid in marked:
-                    floats[base + 1 + slot] = 1.0  # type: ignore[assignment]
+                    floats[base + 1 + slot] = 1.0  # type: ignore[call-overload]
         self._mulligan = in_mulligan
 
 

@@ -145,3 +145,16 @@ def test_codec_of_custom_rules_sizes_the_mulligan_range_by_the_hand():
     layout = ActionLayout.for_rules(Rules(max_hand=5, max_battlefield=3))
     codec = ActionCodec(layout)
     assert layout.size == layout.mulligan_offset + 5 and codec.layout is layout
+
+
+def test_conformance_checkers_pass_with_the_mulligan_on_and_off():
+    """The default env (mulligan on) is checked in test_aec_api and test_gym_env; here seat 1 and the rule off."""
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test, seed_test
+
+    import ccg_env
+
+    check_env(CcgDuelEnv(seat=1, opponent="heuristic"), skip_render_check=True)
+    check_env(CcgDuelEnv(rules=Rules(mulligan=False)), skip_render_check=True)
+    api_test(ccg_env.env(seed=0, rules=Rules(mulligan=False)), num_cycles=100)
+    seed_test(lambda: ccg_env.env(rules=Rules(mulligan=False)), num_cycles=100)
