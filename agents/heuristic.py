@@ -1,6 +1,8 @@
 """HeuristicAgent: the tutorial's computer player made good (lethal, removal, trades, tempo, face, end turn).
 
-One decision at a time, in priority order:
+In the mulligan it puts back, one card at a time, every opening card costing more than ``MULLIGAN_MAX_COST`` (3)
+but keeps a curve: one card costing ``MULLIGAN_MAX_COST + 1`` stays when the kept cards already cover the costs
+2 and 3 that lead up to it; then it is done (end turn). In the battle, one decision at a time, in priority order:
 
 1. **Lethal**: if the damage that can reach the enemy hero this turn (attacks that may target it plus burn
    within the mana left) covers its health and armor, go face.
@@ -62,6 +64,8 @@ def choose(view: GameView, choices: list[Choice] | None = None) -> Choice:
     choices = view.legal_choices() if choices is None else choices
     if len(choices) <= 1:
         return END_TURN
+    if view.in_mulligan:
+        return mulligan_choice(view, choices)
     board = Board(view)
     plays = [c for c in choices if c.kind is ChoiceKind.PLAY]
     attacks = [c for c in choices if c.kind is ChoiceKind.ATTACK]
@@ -89,6 +93,35 @@ class HeuristicAgent:
 
     def reset(self, seed: int | None = None) -> None:
         """Deterministic and memoryless: nothing to reset."""
+
+
+# --- 0. mulligan -------------------------------------------------------------------------------------
+
+#: Opening cards costing more than this are put back, except one card of the next cost on a curve.
+MULLIGAN_MAX_COST = 3
+
+
+def mulligan_keeps(costs: list[int]) -> list[bool]:
+    """Which of the opening hand's cards (given by cost, in hand order) the heuristic keeps.
+
+    Every card costing at most ``MULLIGAN_MAX_COST`` is kept; the first card costing one more is kept too when
+    the kept cards include a 2-cost and a 3-cost card (a curve that leads up to it); the rest go back.
+    """
+    keep = [cost <= MULLIGAN_MAX_COST for cost in costs]
+    kept = {cost for cost, kept in zip(costs, keep) if kept}
+    if {MULLIGAN_MAX_COST - 1, MULLIGAN_MAX_COST} <= kept and MULLIGAN_MAX_COST + 1 in costs:
+        keep[costs.index(MULLIGAN_MAX_COST + 1)] = True
+    return keep
+
+
+def mulligan_choice(view: GameView, choices: list[Choice]) -> Choice:
+    """Mark the first card :func:`mulligan_keeps` puts back that is not marked yet; done (end turn) when none."""
+    hand = view.own.hand
+    listed = {c.source: c for c in choices if c.kind is ChoiceKind.MULLIGAN}
+    for card, keep in zip(hand, mulligan_keeps([card.cost for card in hand])):
+        if not keep and card.uid in listed:
+            return listed[card.uid]
+    return END_TURN
 
 
 # --- 1. lethal ---------------------------------------------------------------------------------------

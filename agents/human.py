@@ -103,6 +103,8 @@ def render_view(view: GameView, log_lines: list[str] | None = None) -> str:
     turn = player_turn(view.turn, view.current_player)
     if view.is_over:
         whose = "game over"
+    elif view.in_mulligan:
+        whose = "Your mulligan: put back cards, then keep the rest" if view.is_my_turn else "Enemy's mulligan"
     else:
         whose = f"Your turn {turn}" if view.is_my_turn else f"Enemy's turn {turn}"
     lines = [f"===== {whose} " + "=" * 30]
@@ -126,7 +128,8 @@ def _side_lines(title: str, side: SideView, *, hidden: bool) -> list[str]:
         lines.append(f"  secrets: {side.secret_count} (hidden)")
         return lines
     lines.append("  secrets: " + (", ".join(c.name for c in side.secrets) or "(none)"))
-    lines.append("  hand: " + (", ".join(f"[{i}] {_hand_card(c)}" for i, c in enumerate(side.hand)) or "(empty)"))
+    lines.append("  hand: " + (", ".join(f"[{i}] {_hand_card(c)}" + (" (put back)" if c.uid in side.marked else "")
+                                         for i, c in enumerate(side.hand)) or "(empty)"))
     return lines
 
 

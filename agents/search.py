@@ -25,6 +25,10 @@ against 293 in 400 seeded games against the heuristic). Rollouts are heuristic r
 random play scores card-game positions mostly by noise at this budget, and the reward is measured from the
 root position so that a lopsided game still tells a good turn from a bad one.
 
+In the mulligan the agent does not search: it puts back what the heuristic puts back (cards costing more than 3,
+keeping a curve; :func:`agents.heuristic.mulligan_keeps`). Rollouts from the opening hand would score a whole
+game's worth of hidden draws at a few dozen iterations, mostly noise, while the cost rule is the standard advice.
+
 The budget is ``iterations`` tree iterations per decision (one world, one path, one rollout each); given its
 seed the agent is deterministic. ``time_limit`` (seconds per decision) searches until time runs out instead,
 which is not reproducible.
@@ -124,6 +128,8 @@ class SearchAgent:
             raise ValueError(f"player {view.player} has no legal choice (not on turn, or the game is over)")
         if len(choices) == 1:
             return choices[0]
+        if view.in_mulligan:  # the heuristic's cost-and-curve rule: see the module docstring
+            return heuristic_choice(view, choices)
         root = self.search(view)
         default = heuristic_choice(view, choices)
         return max(root.children.items(), key=lambda item: (item[1].visits, item[1].mean, item[0] == default))[0]

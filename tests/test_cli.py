@@ -54,7 +54,8 @@ def test_play_answers_bad_input_with_a_message_and_a_new_prompt(monkeypatch, cap
     assert "Please type a number" in out
     assert out.count("Your choice") == 5
     assert "You left the game." in out
-    assert "Legal actions:" in out and "0) End turn" in out and "hand: [0]" in out
+    assert "Legal actions:" in out and "hand: [0]" in out
+    assert "Your mulligan" in out and "0) Keep the rest of the hand" in out and "1) Put back " in out
 
 
 def test_play_quits_cleanly_at_end_of_input(monkeypatch, capsys):

@@ -21,4 +21,4 @@ def test_installed_package_finds_its_data_outside_the_checkout(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target)},
                          capture_output=True, text=True, check=True).stdout.split()
     assert Path(out[0]).is_relative_to(target), f"data found outside the installed package: {out[0]}"
-    assert out[1] == "26" and out[2] == "7"
+    assert out[1] == "27" and out[2] == "7"  # deck: 30 less the first opening hand of 3 (mulligan, no draw yet)

@@ -78,7 +78,8 @@ def test_pair_head_scores_each_action_id_from_its_own_slots():
     layout = ActionLayout(max_hand=10, max_battlefield=7)
     torch.manual_seed(1)
     head = PairwiseActionHead(10, 7, SLOT_DIM, GLOBAL_DIM, head_dim=12)
-    for layer in (head.key_out["card"], head.key_out["attacker"], head.key_out["power"], head.end_turn):
+    for layer in (head.key_out["card"], head.key_out["attacker"], head.key_out["power"], head.end_turn,
+                  head.mulligan_slot):
         torch.nn.init.normal_(layer.weight)  # the real init is near zero; make every input visible
     features = torch.randn(2, GLOBAL_DIM + (10 + 14 + 2) * SLOT_DIM)
     assert head(features).shape == (2, layout.size)
@@ -92,7 +93,7 @@ def test_pair_head_scores_each_action_id_from_its_own_slots():
 
     hand_3 = GLOBAL_DIM + 3 * SLOT_DIM
     assert changed_ids(hand_3) == {layout.describe(1 + 3 * layout.target_slots + t)
-                                   for t in range(layout.target_slots)}
+                                   for t in range(layout.target_slots)} | {"mulligan: put back hand slot 3"}
     own_minion_2 = GLOBAL_DIM + (10 + 2) * SLOT_DIM
     expected = {f"play hand slot {h} at own minion 2" for h in range(10)}
     expected |= {f"attack with own minion 2 at {d}" for d in ["enemy hero", *(f"enemy minion {i}" for i in range(7))]}

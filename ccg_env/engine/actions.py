@@ -385,7 +385,38 @@ class AddToHand(GameAction):
 
 @dataclass(slots=True, eq=False, init=False)  # the parent's compiled __init__
 class StartGame(GameAction):
-    """Deal the opening hands, give the second player the coin and start the first turn."""
+    """Deal the opening hands; then either the mulligan begins, or the second player gets the coin and the first
+    turn starts."""
+
+
+# --- the mulligan ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True, eq=False)
+class MulliganMark(GameAction):
+    """In the mulligan, mark a card of the opening hand to be put back (the player is not done yet)."""
+
+    card: Card
+
+    def __init__(self, player: int, card: Card, *, priority: int = 0, order_of_play: int = 0,
+                 cancelled: bool = False) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.card = card
+
+
+@dataclass(slots=True, eq=False)
+class Mulligan(GameAction):
+    """The player is done with its mulligan: each marked card is replaced by a card drawn from the deck, then the
+    marked cards are shuffled into the deck. ``returned`` and ``drawn`` are filled in when it is performed."""
+
+    returned: list[Card] = field(default_factory=list, kw_only=True)
+    drawn: list[Card] = field(default_factory=list, kw_only=True)
+
+    def __init__(self, player: int, *, priority: int = 0, order_of_play: int = 0, cancelled: bool = False,
+                 returned: list[Card] | None = None, drawn: list[Card] | None = None) -> None:
+        self.player, self.priority, self.order_of_play, self.cancelled = player, priority, order_of_play, cancelled
+        self.returned = [] if returned is None else returned
+        self.drawn = [] if drawn is None else drawn
 
 
 # --- death and the end -------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .actions import Attack, ChangeTurn, GameAction, PlayCard, UseHeroPower
+from .actions import Attack, ChangeTurn, GameAction, Mulligan, MulliganMark, PlayCard, UseHeroPower
 from .events import Phase
+from .state import GamePhase
 from .targeting import attack_targets, play_target_options, play_targets, target_options
 from .vocabulary import HERO_ZONE
 
@@ -18,15 +19,16 @@ if TYPE_CHECKING:
 class ChoiceKind(str, Enum):
     """The kinds of decision a player makes."""
 
-    END_TURN = "end_turn"
+    END_TURN = "end_turn"  # in the mulligan: done, keep the rest of the hand
     PLAY = "play"
     ATTACK = "attack"
     HERO_POWER = "hero_power"  # source: the hero power's uid; target: a character's uid or None
+    MULLIGAN = "mulligan"  # in the mulligan: put back the opening-hand card ``source``
 
 
 class Choice(NamedTuple):
-    """A frozen value naming a decision by card uids: play ``source`` at ``target``, attack with it, or use it
-    (a hero power)."""
+    """A frozen value naming a decision by card uids: play ``source`` at ``target``, attack with it, use it
+    (a hero power), or put it back in the mulligan."""
 
     kind: ChoiceKind
     source: int | None = None
@@ -35,6 +37,8 @@ class Choice(NamedTuple):
     def __str__(self) -> str:
         if self.kind is ChoiceKind.END_TURN:
             return "end turn"
+        if self.kind is ChoiceKind.MULLIGAN:
+            return f"put back #{self.source}"
         verb = _VERBS[self.kind]
         at = f" -> #{self.target}" if self.target is not None else ""
         return f"{verb} #{self.source}{at}"
@@ -45,6 +49,8 @@ END_TURN: Final = Choice(ChoiceKind.END_TURN)
 _PLAY: Final = ChoiceKind.PLAY  # plain names: enum lookups are slow on Python 3.11
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
+_MULLIGAN: Final = ChoiceKind.MULLIGAN
+_IN_MULLIGAN: Final = GamePhase.MULLIGAN
 _VALIDATE: Final = Phase.VALIDATE
 _tuple_new: Final = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
@@ -77,6 +83,8 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     state = game.state
     if state.result is not None:
         return [], {}
+    if state.phase is _IN_MULLIGAN:
+        return mulligan_moves(game)
     me = state.current
     player = state.players[me]
     out = [END_TURN]
@@ -157,6 +165,21 @@ def hero_power_usable(game: Game) -> bool:
     found: list[Choice] = []
     _hero_power_moves(game, powers[0], game.bus.phase_handlers(_VALIDATE).get(UseHeroPower, ()), found, {})
     return bool(found)
+def mulligan_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
+    """The mulligan's choices: done (``END_TURN``, keep the rest), then put back each opening-hand card in hand
+    order that the validators let the player mark."""
+    state = game.state
+    me = state.current
+    out = [END_TURN]
+    moves: dict[Choice, Move] = {END_TURN: _NO_CARDS}
+    if game.actions.refusal(game, Mulligan(me)) is not None:
+        return [], {}
+    for card in state.players[me].hand:
+        if game.actions.refusal(game, MulliganMark(me, card)) is None:
+            choice = Choice(_MULLIGAN, card.uid, None)
+            out.append(choice)
+            moves[choice] = (card, None)
+    return out, moves
 
 
 def _find(cards_by_zone: tuple[list[Card], ...], uid: int | None) -> Card | None:
@@ -175,7 +198,16 @@ def to_action(game: Game, choice: Choice) -> GameAction | str:
     if choice.kind is ChoiceKind.END_TURN:
         if choice.source is not None or choice.target is not None:
             return "end_turn takes no source or target"
-        return ChangeTurn(me, 1 - me)
+        return Mulligan(me) if state.phase is _IN_MULLIGAN else ChangeTurn(me, 1 - me)
+    if choice.kind is ChoiceKind.MULLIGAN:
+        card = _find((player.hand,), choice.source)
+        if card is None:
+            return f"no card #{choice.source} in player {me}'s hand"
+        if choice.target is not None:
+            return "a mulligan choice takes no target"
+        return MulliganMark(me, card)
+    if state.phase is _IN_MULLIGAN:
+        return "the game is in the mulligan: put back opening-hand cards, or end_turn to keep the rest"
     target = None
     if choice.target is not None:
         target = state.find(choice.target)
@@ -211,7 +243,7 @@ def why_illegal(game: Game, choice: Choice) -> str:
 def describe_choice(game: Game, choice: Choice) -> str:
     """A readable line for a choice, with card names."""
     if choice.kind is ChoiceKind.END_TURN:
-        return "End turn"
+        return "Keep the rest of the hand" if game.state.phase is _IN_MULLIGAN else "End turn"
     source = game.state.find(choice.source) if choice.source is not None else None
     target = game.state.find(choice.target) if choice.target is not None else None
     name = source.definition.name if source else f"#{choice.source}"
@@ -222,5 +254,7 @@ def describe_choice(game: Game, choice: Choice) -> str:
     else:
         side = "your" if target.owner == game.state.current else "enemy"
         at = f" -> {side} {target.definition.name} ({target.attack}/{target.health})"
+    if choice.kind is ChoiceKind.MULLIGAN:
+        return f"Put back {name}"
     verb = {ChoiceKind.PLAY: "Play", ChoiceKind.ATTACK: "Attack with"}.get(choice.kind, "Use hero power")
     return f"{verb} {name}{at}"

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Final, Sequence, SupportsIndex, cast
 
 from .action_system import ActionSystem
-from .actions import Attack, ChangeTurn, GameAction, PlayCard, StartGame, UseHeroPower
+from .actions import Attack, ChangeTurn, GameAction, Mulligan, MulliganMark, PlayCard, StartGame, UseHeroPower
 from .cards import CardSet, default_cards
 from .choices import Choice, ChoiceKind, Move, legal_moves, malformed, why_illegal
 from .decks import Deck, default_deck_paths
@@ -18,7 +18,7 @@ from .factory import new_deck, new_player
 from .log import LogEntry
 from .rng import Rng
 from .rules import Rules
-from .state import LIVE_ZONE_ATTRS, Card, GameState, Player, Result
+from .state import LIVE_ZONE_ATTRS, Card, GamePhase, GameState, Player, Result
 from .systems import build_bus
 from .vocabulary import Zones
 
@@ -37,6 +37,8 @@ def _fresh_bus() -> EventBus:
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
+_END_TURN: Final = ChoiceKind.END_TURN
+_BATTLE: Final = GamePhase.BATTLE
 
 
 class Game:
@@ -58,7 +60,8 @@ class Game:
     @classmethod
     def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
             cards: CardSet | None = None, heroes: HeroSet | None = None, log: bool = True) -> Game:
-        """Start a game: shuffle both decks with the seeded generator, deal opening hands, begin turn 1.
+        """Start a game: shuffle both decks with the seeded generator, deal opening hands, then begin the mulligan
+        (``rules.mulligan``, the default: the first player decides, then the second) or turn 1.
 
         Args:
             seed: an integer that seeds the game's only random generator; same seed and choices, same game.
@@ -143,8 +146,10 @@ class Game:
             action = Attack(me, cast(Card, cards[0]), cast(Card, cards[1]))
         elif kind is _HERO_POWER:
             action = UseHeroPower(me, cast(Card, cards[0]), cards[1])
+        elif kind is _END_TURN:
+            action = ChangeTurn(me, 1 - me) if state.phase is _BATTLE else Mulligan(me)
         else:
-            action = ChangeTurn(me, 1 - me)
+            action = MulliganMark(me, cast(Card, cards[0]))
         self.actions.perform(self, action, validated=True)
 
     def perform(self, action: GameAction) -> None:
@@ -182,6 +187,11 @@ class Game:
         return self.state.result
 
     @property
+    def in_mulligan(self) -> bool:
+        """Whether the player on turn is deciding its mulligan (which opening cards to put back)."""
+        return self.state.phase is GamePhase.MULLIGAN
+
+    @property
     def current_player(self) -> int:
         return self.state.current
 
@@ -207,12 +217,12 @@ class Game:
             for attr in LIVE_ZONE_ATTRS:
                 setattr(q, attr, [c.copy() for c in getattr(p, attr)])
             q.index, q.deck, q.graveyard = p.index, list(p.deck), list(p.graveyard)
-            q.mana, q.max_mana, q.fatigue = p.mana, p.max_mana, p.fatigue
+            q.mana, q.max_mana, q.fatigue, q.marked = p.mana, p.max_mana, p.fatigue, list(p.marked)
             q.hero_power, q.hero_power_uses = list(p.hero_power), p.hero_power_uses  # the power is never mutated
             players.append(q)
         new_state = GameState(state.rules, players, state.rng.clone(), state.current, state.turn, state.next_uid,
                               state.next_order, state.result, state.winner,
-                              list(state.log) if state.log is not None else None)
+                              list(state.log) if state.log is not None else None, state.phase)
         return Game(new_state, self.cards, self.bus.copy())
 
     def to_json(self) -> str:

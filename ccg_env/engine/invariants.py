@@ -20,6 +20,8 @@ name                   what must hold
 ``reaped``             no minion at 0 or less health on a battlefield, no spent weapon equipped
 ``result``             over means a recorded result whose winner agrees with the heroes' health (a loop has
                        no winner); not over means no winner, both heroes alive and the turn within the limit
+``mulligan``           marks only in the mulligan phase, only by the player deciding, distinct, each one a card
+                       of that player's hand, never more than its deck can replace
 ``log``                depths start at 0, grow by at most one per entry, cancelled actions have no reactions
 ``nothing-lost``       (monitor) every card id in a zone before a root action is in a zone after it
 =====================  ==============================================================================
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .state import Card, GameState, Player, Result
+from .state import Card, GamePhase, GameState, Player, Result
 from .vocabulary import CardType, Zones
 
 if TYPE_CHECKING:
@@ -211,6 +213,22 @@ def _check_finished(state: GameState) -> None:
         _fail("result", f"{result.value} at turn {state.turn} (limit {state.rules.turn_limit}), winner {winner!r}")
 
 
+def check_mulligan(state: GameState) -> None:
+    """Mulligan marks: only in the mulligan, only the deciding player's, distinct cards of its hand."""
+    for player in state.players:
+        marked = player.marked
+        if not marked:
+            continue
+        who = f"player {player.index}"
+        if state.phase is not GamePhase.MULLIGAN or player.index != state.current:
+            _fail("mulligan", f"{who} has marks {marked} but is not deciding a mulligan")
+        hand = {card.uid for card in player.hand}
+        if len(set(marked)) != len(marked) or not hand.issuperset(marked):
+            _fail("mulligan", f"{who} marked {marked}, not distinct cards of its hand {sorted(hand)}")
+        if len(marked) > len(player.deck):
+            _fail("mulligan", f"{who} marked {len(marked)} cards but its deck holds {len(player.deck)}")
+
+
 def check_log(entries: list[LogEntry], start: int = 0, previous: LogEntry | None = None) -> None:
     """The log from ``start`` is a depth-first tree: depths from 0, at most +1 per entry, cancelled = leaf.
 
@@ -234,7 +252,7 @@ def check_log(entries: list[LogEntry], start: int = 0, previous: LogEntry | None
 #: The one-state checks, in the order :func:`check_invariants` runs them.
 STATE_CHECKS: tuple[Callable[[GameState], None], ...] = (
     check_match, check_zones, check_zone_kinds, check_zone_limits, check_hero_power, check_stats, check_mana,
-    check_reaped, check_result,
+    check_reaped, check_result, check_mulligan,
 )
 
 

@@ -95,20 +95,21 @@ class LogWords:
         words = "your" if seat == self.viewer else "the enemy's"
         return _cap(words) if start else words
 
-    def card(self, uid: object, hidden: bool = False) -> str:
-        """A card's name if the viewer may see it now, "a card" otherwise; heroes as "your hero" etc."""
+    def card(self, uid: object, hidden: bool = False, known: bool = False) -> str:
+        """A card's name if the viewer may see it now (or ``known``: saw it then), "a card" otherwise; heroes as
+        "your hero" etc."""
         if not isinstance(uid, int) or isinstance(uid, bool):
             return "nothing" if uid is None else str(uid)
         found = self._game.state.find(uid)
-        if hidden or found is None or (self._can_see is not None and not self._can_see(found)):
+        if hidden or found is None or (not known and self._can_see is not None and not self._can_see(found)):
             return "a card"
         if found.zone is Zones.HERO:
             return "your hero" if self.viewer == found.owner else (
                 "the enemy hero" if self.viewer is not None else f"{self.names[found.owner]}'s hero")
         return found.definition.name
 
-    def cards(self, uids: object, hidden: bool = False) -> str:
-        names = [self.card(uid, hidden) for uid in (uids if isinstance(uids, list) else [uids])]
+    def cards(self, uids: object, hidden: bool = False, known: bool = False) -> str:
+        names = [self.card(uid, hidden, known) for uid in (uids if isinstance(uids, list) else [uids])]
         if len(names) <= 1:
             return names[0] if names else "nothing"
         return ", ".join(names[:-1]) + " and " + names[-1]
@@ -157,6 +158,23 @@ def _draw(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
     count = f"{len(drawn)} cards: " if len(drawn) > 1 and not hidden else ""
     what = f"{len(drawn)} cards" if hidden and len(drawn) > 1 else w.cards(drawn, hidden)
     return f"{w.subject(who)} {w.verb(who, 'draw', 'draws')} {count}{what}"
+
+
+def _mulligan_mark(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
+    own = w.viewer is None or who == w.viewer  # the deciding player knows its card, even once put back
+    return f"{w.subject(who)} {w.verb(who, 'mark', 'marks')} {w.card(f.get('card'), not own, own)} to put back"
+
+
+def _mulligan(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
+    returned, drawn = f.get("returned") or [], f.get("drawn") or []
+    subject = w.subject(who)
+    if not returned:
+        return f"{subject} {w.verb(who, 'keep', 'keeps')} {'your' if subject == 'You' else 'the'} opening hand"
+    if w.viewer is not None and who != w.viewer:
+        count = f"{len(returned)} card" + ("s" if len(returned) > 1 else "")
+        return f"{subject} puts back {count} and draws {len(drawn)} in their place"
+    return (f"{subject} {w.verb(who, 'put', 'puts')} back {w.cards(returned, known=True)} and "
+            f"{w.verb(who, 'draw', 'draws')} {w.cards(drawn, known=True)}")
 
 
 def _overdraw(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
@@ -274,6 +292,6 @@ _WRITERS: dict[str, _Writer] = {
     "PlaceSecret": _secret, "EquipWeapon": _equip, "Summon": _summon, "Attack": _attack, "Damage": _damage,
     "Heal": _heal, "Buff": _buff, "GiveKeyword": _keyword, "Freeze": _freeze, "Destroy": _destroy,
     "GainArmor": _armor, "GainMana": _mana, "TriggerAbility": _trigger, "AddToHand": _add_to_hand, "Reap": _reap,
-    "GameOver": _game_over,
+    "GameOver": _game_over, "MulliganMark": _mulligan_mark, "Mulligan": _mulligan,
 }
 

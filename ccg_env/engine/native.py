@@ -36,9 +36,9 @@ COMPILED_MODULES = (
     "engine.events", "engine.factory", "engine.game", "engine.rng", "engine.rules", "engine.state",
     "engine.targeting", "engine.vocabulary", "engine.systems.abilities", "engine.systems.combat",
     "engine.systems.damage", "engine.systems.death", "engine.systems.effects", "engine.systems.hero_power",
-    "engine.systems.keywords", "engine.systems.mana", "engine.systems.match", "engine.systems.play",
-    "engine.systems.player", "engine.systems.secrets", "engine.systems.summon", "engine.systems.victory",
-    "engine.systems.weapons",
+    "engine.systems.keywords", "engine.systems.mana", "engine.systems.match", "engine.systems.mulligan",
+    "engine.systems.play", "engine.systems.player", "engine.systems.secrets", "engine.systems.summon",
+    "engine.systems.victory", "engine.systems.weapons",
     "env.codec", "env.core", "env.duel", "env.masks", "env.observation_writer",
 )
 #: The shared library mypyc builds for all of them (a module of the package).

@@ -29,6 +29,7 @@ class Rules:
     coin_for_second: bool = True
     fatigue_step: int = 1
     turn_limit: int = 80
+    mulligan: bool = True
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "<rules>") -> Rules:
@@ -37,7 +38,7 @@ class Rules:
         check_keys(data, names, set(), source=source, item=None)
         values: dict[str, Any] = {}
         for name, value in data.items():
-            if name == "coin_for_second":
+            if name in _FLAGS:
                 if not isinstance(value, bool):
                     raise DataError(f"expected true or false, got {shown(value)}", source=source, field=name)
                 values[name] = value
@@ -55,6 +56,10 @@ class Rules:
         if path is None:
             return _default_rules()
         return cls.from_dict(read_yaml(path) or {}, source=str(path))
+
+
+#: The rules that are true or false rather than numbers.
+_FLAGS = frozenset({"coin_for_second", "mulligan"})
 
 
 @lru_cache(maxsize=1)

@@ -5,6 +5,8 @@ Format (every key optional unless said)::
     {
       "current": 0,                    # whose turn it is
       "turn": 5,                       # turn counter (default 1)
+      "mulligan": false,               # true: the hands are opening hands and ``current`` decides its mulligan
+                                       # (then seat 1 if ``current`` is 0; then the coin and turn 1)
       "players": [                     # exactly two
         {
           "hero": "mage",              # the hero's class (default neutral: the plain hero, no power)
@@ -45,7 +47,7 @@ from .invariants import (InvariantError, check_hero_power, check_match, check_zo
 from .rng import Rng
 from .rules import Rules
 from .serialize import MAX_GRAVEYARD, MAX_NUMBER
-from .state import Card, GameState
+from .state import Card, GamePhase, GameState
 from .vocabulary import CardClass, CardType, Zones
 
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rul
                    heroes: HeroSet, log: bool) -> Game:
     """Create the described game without dealing or starting a turn."""
     source = "scenario"
-    check_keys(scenario, {"current", "turn", "players"}, {"players"}, source=source, item=None)
+    check_keys(scenario, {"current", "turn", "players", "mulligan"}, {"players"}, source=source, item=None)
     raw_players = scenario["players"]
     if not isinstance(raw_players, list) or len(raw_players) != 2:
         raise DataError("expected a list of exactly two players", source=source, field="players")
@@ -72,6 +74,11 @@ def build_scenario(game_cls: type[Game], scenario: Any, seed: int, *, rules: Rul
     state.turn = _int(scenario, "turn", 1, None, low=1)
     for index, raw in enumerate(raw_players):
         _fill_player(state, index, raw, cards)
+    mulligan = scenario.get("mulligan", False)
+    if not isinstance(mulligan, bool):
+        raise DataError(f"expected true or false, got {shown(mulligan)}", source=source, field="mulligan")
+    if mulligan:
+        state.phase = GamePhase.MULLIGAN
     _check_board(state)
     return game_cls(state, cards)
 

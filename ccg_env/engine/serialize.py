@@ -14,7 +14,7 @@ from .errors import DataError, StateError, shown
 from .invariants import STATE_CHECKS, InvariantError
 from .rng import Rng
 from .rules import Rules
-from .state import Card, GameState, Player, Result
+from .state import Card, GamePhase, GameState, Player, Result
 from .vocabulary import CardType, Keyword, Zones
 
 FORMAT = "ccg-env/state"
@@ -27,7 +27,7 @@ _PLAYER_INTS = ("mana", "max_mana", "fatigue")
 #: Player fields added with hero powers; a document without them (written before) loads with no hero power.
 _HERO_POWER_ZONE, _HERO_POWER_USES = "hero_power", "hero_power_uses"
 _TOP_KEYS = {"format", "version", "rules", "rng", "current", "turn", "next_uid", "next_order", "result", "winner",
-             "players"}
+             "players", "phase"}
 _ALL_KEYWORDS = sum(int(k) for k in Keyword)
 _RNG_LIMIT = 1 << 64
 #: Largest state document read (characters); a saved state of the packaged game is under 20 KB.
@@ -55,8 +55,9 @@ def state_to_json(state: GameState) -> str:
         "format": FORMAT, "version": VERSION, "rules": asdict(state.rules), "rng": state.rng.state,
         "current": state.current, "turn": state.turn, "next_uid": state.next_uid, "next_order": state.next_order,
         "result": state.result.value if state.result else None, "winner": state.winner,
+        "phase": state.phase.value,
         "players": [
-            {**{k: getattr(p, k) for k in _PLAYER_INTS}, _HERO_POWER_USES: p.hero_power_uses,
+            {**{k: getattr(p, k) for k in _PLAYER_INTS}, _HERO_POWER_USES: p.hero_power_uses, "marked": list(p.marked),
              "zones": {**{name: [_card_dict(c) for c in p.zone(zone)] for name, zone in _ZONE_NAMES.items()},
                        _HERO_POWER_ZONE: [_card_dict(c) for c in p.hero_power]}}
             for p in state.players
@@ -121,7 +122,7 @@ def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules, heroes: Her
     where = f"players[{index}]"
     if not isinstance(doc, dict):
         raise StateError(f"{where}: expected an object")
-    _no_unknown_keys(doc, {"zones", _HERO_POWER_USES, *_PLAYER_INTS}, where)
+    _no_unknown_keys(doc, {"zones", "marked", _HERO_POWER_USES, *_PLAYER_INTS}, where)
     zones = _expect(doc, "zones", dict, where)
     _no_unknown_keys(zones, {*_ZONE_NAMES, _HERO_POWER_ZONE}, f"{where}.zones")
     lists: dict[str, list[Card]] = {}
@@ -143,6 +144,12 @@ def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules, heroes: Her
     player.hero_power = [_load_card(c, Zones.NONE, cards, f"{where}.zones.{_HERO_POWER_ZONE}[{i}]", heroes, power=True)
                          for i, c in enumerate(raw_power)]
     player.hero_power_uses = _expect(doc, _HERO_POWER_USES, int, where) if _HERO_POWER_USES in doc else 0
+    marked = doc.get("marked", [])  # absent in states saved before the mulligan existed
+    if not isinstance(marked, list) or len(marked) > rules.max_hand or any(
+            type(uid) is not int or not 0 < uid <= MAX_NUMBER for uid in marked):
+        raise StateError(f"{where}: field 'marked' should be a list of at most {rules.max_hand} card ids, "
+                         f"got {shown(marked)}")
+    player.marked = list(marked)
     return player
 
 
@@ -185,6 +192,9 @@ def state_from_json(text: str | bytes, cards: CardSet, heroes: HeroSet | None = 
     winner = doc.get("winner")
     if winner is not None and (type(winner) is not int or winner not in (0, 1)):
         raise StateError(f"state: winner must be 0, 1 or null, got {shown(winner)}")
+    phase = doc.get("phase", GamePhase.BATTLE.value)  # absent in states saved before the mulligan existed
+    if not isinstance(phase, str) or phase not in {p.value for p in GamePhase}:
+        raise StateError(f"state: unknown phase {shown(phase)} (expected one of {[p.value for p in GamePhase]})")
     rng = doc.get("rng")
     if type(rng) is not int or not 0 <= rng < _RNG_LIMIT:
         raise StateError(f"state: field 'rng' must be a 64-bit unsigned integer, got {shown(rng)}")
@@ -193,7 +203,7 @@ def state_from_json(text: str | bytes, cards: CardSet, heroes: HeroSet | None = 
         rng=Rng(rng), current=_expect(doc, "current", int, "state"),
         turn=_expect(doc, "turn", int, "state"), next_uid=_expect(doc, "next_uid", int, "state"),
         next_order=_expect(doc, "next_order", int, "state"), result=Result(result) if result else None,
-        winner=winner, log=[],
+        winner=winner, log=[], phase=GamePhase(phase),
     )
     _check_consistency(state)
     return state

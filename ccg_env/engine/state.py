@@ -72,10 +72,13 @@ class Card:
 
 @dataclass(slots=True, eq=False)
 class Player:
-    """A seat: its hero and zones, mana crystals and fatigue counter, and its hero power.
+    """A seat: its hero and zones, mana crystals and fatigue counter, its hero power, and the cards it marked in
+    the mulligan.
 
     ``hero_power`` holds the hero's power card (none for the plain hero); it is in no zone (its ``zone`` is
-    ``NONE``), never moves and is never mutated. ``hero_power_uses`` counts its uses this turn.
+    ``NONE``), never moves and is never mutated. ``hero_power_uses`` counts its uses this turn. ``marked`` holds
+    the uids of opening-hand cards the player chose to put back, in the order chosen; it is empty outside the
+    player's own mulligan decision.
     """
 
     index: int
@@ -91,6 +94,7 @@ class Player:
     fatigue: int = 0
     hero_power: list[Card] = field(default_factory=list)
     hero_power_uses: int = 0
+    marked: list[int] = field(default_factory=list)
 
     @property
     def hero(self) -> Card:
@@ -110,6 +114,13 @@ _SEARCH_ORDER: Final = ("hero_zone", "battlefield", "hand", "weapon", "secrets",
 
 #: Zones whose cards can change, so a clone must copy them; deck and graveyard cards are shared.
 LIVE_ZONE_ATTRS: Final = ("hero_zone", "weapon", "hand", "battlefield", "secrets")
+
+
+class GamePhase(str, Enum):
+    """What the game is doing: the opening mulligan decisions, or the battle of turns."""
+
+    MULLIGAN = "mulligan"  # the player on turn decides which opening cards to put back
+    BATTLE = "battle"
 
 
 class Result(str, Enum):
@@ -139,6 +150,7 @@ class GameState:
     result: Result | None = None
     winner: int | None = None
     log: list[LogEntry] | None = field(default_factory=list)
+    phase: GamePhase = GamePhase.BATTLE
 
     def new_uid(self) -> int:
         """Hand out the next card id."""

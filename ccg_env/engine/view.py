@@ -13,13 +13,15 @@ both battlefields          sleeping / frozen state and attacks made this turn
 both graveyards            every card (played and dead cards are public)
 mana, fatigue              both players' current and maximum mana, both fatigue counters
 heroes' classes, powers    both heroes' classes, hero powers (cost, text) and uses this turn
+mulligan                   whether the game is in the mulligan, and the viewer's own marked cards
 counts                     enemy hand size, both deck sizes, enemy secret count
 legal choices              the viewer's legal choices, their action ids and descriptions (on turn only)
 preferred targets          the targets the ``preferred`` mark of an own hand card names (AutoTarget)
 public log                 the reaction log, hidden cards and every enemy draw shown as "a card"
 =========================  =====================================================================
 
-Hidden: the enemy's hand cards (and their uids), the enemy's secrets (count only), the order of both decks
+Hidden: the enemy's hand cards (and their uids), the enemy's mulligan marks (and which cards it put back or drew
+in their place), the enemy's secrets (count only), the order of both decks
 (and so which card either player draws next), the game's random generator state (so future random targets
 are unknown) and the raw log objects (they name drawn cards). Deck *contents* are public in the sense that
 each player's decklist is known, so :meth:`GameView.determinize` samples the enemy's hidden cards from that
@@ -118,6 +120,7 @@ class SideView:
     hero_class: CardClass = CardClass.NEUTRAL
     hero_power: CardView | None = None  # None: the plain hero has no power
     hero_power_uses: int = 0  # uses this turn
+    marked: tuple[int, ...] = ()  # uids of the hand cards marked to put back in the mulligan (own side only)
 
 
 class GameView:
@@ -162,6 +165,11 @@ class GameView:
         return self._game.is_over
 
     @property
+    def in_mulligan(self) -> bool:
+        """Whether the game is in the mulligan (the player on turn chooses opening cards to put back)."""
+        return self._game.in_mulligan
+
+    @property
     def winner(self) -> int | None:
         return self._game.winner
 
@@ -187,6 +195,7 @@ class GameView:
             tuple(CardView.of(c) for c in p.secrets) if visible else hidden,
             len(p.hand), len(p.deck), len(p.secrets), p.mana, p.max_mana, p.fatigue,
             p.hero.definition.card_class, CardView.of(p.hero_power[0]) if p.hero_power else None, p.hero_power_uses,
+            tuple(p.marked) if visible else (),
         )
 
     def graveyard(self, index: int) -> tuple[CardView, ...]:
@@ -292,7 +301,7 @@ class GameView:
         """
         lines = []
         for entry in self._game.log[start:]:
-            secret_draw = entry.kind == "DrawCards" and entry.action.player != self.player
+            secret_draw = entry.kind in _DRAWING_KINDS and entry.action.player != self.player
             fields = ", ".join(f"{k}={self._name_uids(k, v, secret_draw and k == 'drawn')}"
                                for k, v in entry.fields.items() if k != "player")
             note = f"  [cancelled: {entry.cancelled}]" if entry.cancelled else ""
@@ -331,7 +340,7 @@ class GameView:
     def determinize(self, rng: random.Random) -> Game:
         """A full clone of the game in which everything the viewer cannot see is resampled.
 
-        The viewer's deck is shuffled. The enemy's hidden cards (collectible hand cards, secrets, deck) are
+        The viewer's deck is shuffled. The enemy's mulligan marks are dropped. The enemy's hidden cards (collectible hand cards, secrets, deck) are
         pooled and dealt again at random: secrets first (distinct secret cards), then the hand slots, and the
         rest becomes the deck in random order. Cards created into the hand by public effects (non-collectible
         ones such as The Coin) stay. The clone gets a fresh random generator drawn from ``rng`` and no log.
@@ -353,11 +362,17 @@ class GameView:
 
 
 _UID_FIELDS = frozenset({"card", "cards", "target", "targets", "source", "attacker", "defender", "hero", "drawn",
-                         "trigger_card"})
+                         "trigger_card", "returned"})
+#: Log entries whose ``drawn`` cards the other player never saw.
+_DRAWING_KINDS = frozenset({"DrawCards", "Mulligan"})
 
 
 def _redeal_hidden(enemy, rng: random.Random) -> None:
-    """Deal the enemy's hidden cards again from their pooled unseen cards (secrets, hand slots, deck)."""
+    """Deal the enemy's hidden cards again from their pooled unseen cards (secrets, hand slots, deck).
+
+    The enemy's mulligan marks are hidden too: the redealt enemy has marked nothing yet.
+    """
+    enemy.marked = []
     hidden_slots = [i for i, c in enumerate(enemy.hand) if c.definition.collectible]
     pool = [enemy.hand[i] for i in hidden_slots] + list(enemy.secrets) + list(enemy.deck)
     pool.sort(key=_card_id)

@@ -7,29 +7,41 @@ engine and spaces, like PettingZoo's tic-tac-toe.
 | Creation          | ``ccg_env.env(**config)`` (wrapped), ``ccg_env.raw_env(**config)``         |
 |-------------------|----------------------------------------------------------------------------|
 | Agents            | ``["player_0", "player_1"]`` (``player_0`` moves first)                    |
-| Action space      | ``Discrete(N)``, ``N = 1 + H*T + (1 + B)**2 + T``, ``T = 3 + 2B`` (252)     |
+| Action space      | ``Discrete(N)``, ``N = 1 + H*T + (1 + B)**2 + T + H``, ``T = 3 + 2B`` (262) |
 | Observation space | ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``   |
 | Parallel API      | No (``is_parallelizable=False``)                                           |
 
 ``H`` is the hand limit (10), ``B`` the battlefield limit (7), ``C`` the number of cards in the card set.
 An agent acts many times per turn: ``agent_selection`` follows the engine's current player and changes only
-when a turn ends.
+when a turn ends (or, in the mulligan, when the first player is done and the second decides).
 
 ## Action layout
 
-| ids                  | meaning                                      | decoding                               |
-|----------------------|----------------------------------------------|----------------------------------------|
-| ``0``                | end turn                                     |                                        |
-| ``1 .. H*T``         | play hand slot ``h`` at target slot ``t``    | ``h, t = divmod(id - 1, T)``           |
-| ``1 + H*T .. P - 1`` | attack with attacker ``a`` at defender ``d`` | ``a, d = divmod(id - 1 - H*T, 1 + B)`` |
-| ``P .. P + T - 1``   | use the hero power at target slot ``t``      | ``t = id - P``                         |
+| ids                  | meaning                                          | decoding                               |
+|----------------------|--------------------------------------------------|----------------------------------------|
+| ``0``                | end turn (in the mulligan: done, keep the rest)  |                                        |
+| ``1 .. H*T``         | play hand slot ``h`` at target slot ``t``        | ``h, t = divmod(id - 1, T)``           |
+| ``1 + H*T .. P - 1`` | attack with attacker ``a`` at defender ``d``     | ``a, d = divmod(id - 1 - H*T, 1 + B)`` |
+| ``P .. P + T - 1``   | use the hero power at target slot ``t``          | ``t = id - P``                         |
+| ``M .. M + H - 1``   | mulligan: put back hand slot ``h``               | ``h = id - M``                         |
 
 Target slots (``T = 3 + 2B``): ``0`` no target, ``1`` own hero, ``2 .. B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3 .. 2B+2`` enemy minions. Attackers: ``0`` own hero, ``1 .. B`` own minions.
 Defenders: ``0`` enemy hero, ``1 .. B`` enemy minions. The hero power range starts at ``P = 1 + H*T + (1 + B)**2``
 (``ActionLayout.hero_power_offset``); a power without a target (Armor Up!) is slot ``0``, and a hero without a
-power (the plain hero of a neutral deck) has none of these ids masked. :mod:`ccg_env.env.codec` maps ids to engine
-``Choice`` values and back (``ActionLayout.describe(id)`` says what an id means).
+power (the plain hero of a neutral deck) has none of these ids masked. The mulligan range starts at ``M = P + T``
+(``ActionLayout.mulligan_offset``). :mod:`ccg_env.env.codec` maps ids to engine ``Choice`` values and back
+(``ActionLayout.describe(id)`` says what an id means).
+
+## The mulligan
+
+With ``rules.mulligan`` (the default) each game opens with the mulligan: after the opening hands are dealt,
+``player_0`` and then ``player_1`` decides which opening cards to put back. While it decides its mask holds ``0``
+("done, keep the rest") and ``M + h`` for each hand slot ``h`` not marked yet, and nothing else; each ``M + h``
+marks one card, ``0`` ends the decision: the marked cards are replaced by cards drawn from the deck, then shuffled
+into it (they cannot come back as their own replacement). ``player_1`` gets the coin after its mulligan, and turn 1
+begins. The observation's ``in_mulligan`` and ``mulligan_marked`` pieces show the phase and the observer's own
+marks (never the enemy's).
 
 ## Observation pieces
 
@@ -56,6 +68,8 @@ One flat float32 vector from the observing player's point of view, made of these
 | enemy_hero_class  | (7,)        | the same for the enemy hero                                                |
 | hero_powers       | (2, 4)      | own row, enemy row: has a hero power, its cost, used this turn, usable now |
 |                   |             | (usable now: 0 for the side not on turn)                                   |
+| in_mulligan       | (1,)        | 1 while the game is in the mulligan                                        |
+| mulligan_marked   | (H,)        | per own hand slot: 1 if marked to be put back in the mulligan              |
 
 Keywords are bits (taunt, charge, divine shield, windfury, lifesteal, poisonous, stealth, freeze); type and
 card are one-hots, cards in the order of their ids sorted alphabetically. A weapon in hand shows its

@@ -5,17 +5,20 @@ Layout, from the acting player's point of view (``H`` = max hand, ``B`` = max ba
 =====================  ===========================================  =================================
 ids                    meaning                                      decoding
 =====================  ===========================================  =================================
-``0``                  end turn
+``0``                  end turn (in the mulligan: done, keep the
+                       rest of the hand)
 ``1 .. H*T``           play hand slot ``h`` at target slot ``t``    ``h, t = divmod(id - 1, T)``
 ``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
 ``P .. P+T-1``         use the hero power at target slot ``t``      ``t = id - P``
+``M .. M+H-1``         mulligan: put back hand slot ``h``           ``h = id - M``
 =====================  ===========================================  =================================
 
 Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3..2B+2`` enemy minions. Attackers (``A = 1 + B``): ``0`` own hero, ``1..B`` own
 minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. The hero power range starts at
 ``P = 1 + H*T + A*D`` (``ActionLayout.hero_power_offset``); a power without a target spec uses slot ``0``.
-Default ``N = 1 + 170 + 64 + 17 = 252``.
+Mulligan ids start at ``M = P + T`` (``ActionLayout.mulligan_offset``) and are legal only in the mulligan, where
+only they and ``0`` are. Default ``N = 1 + 170 + 64 + 17 + 10 = 262``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ..engine.choices import END_TURN
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
+_MULLIGAN: Final = ChoiceKind.MULLIGAN
 
 
 def as_action_id(action: Any) -> int:
@@ -87,8 +91,14 @@ class ActionLayout:
         return self.attack_offset + self.attack_slots * self.attack_slots
 
     @property
-    def size(self) -> int:
+    def mulligan_offset(self) -> int:
+        """The id of "put back hand slot 0" in the mulligan; hand slot ``h`` is ``mulligan_offset + h``."""
         return self.hero_power_offset + self.target_slots
+        return self.attack_offset + self.attack_slots * self.attack_slots
+
+    @property
+    def size(self) -> int:
+        return self.mulligan_offset + self.max_hand
 
     def describe(self, action_id: int) -> str:
         """Say what an id means in slot terms (no game needed)."""
@@ -99,6 +109,8 @@ class ActionLayout:
         if action_id < self.attack_offset:
             hand, target = divmod(action_id - 1, self.target_slots)
             return f"play hand slot {hand} at {self._target_name(target)}"
+        if action_id >= self.mulligan_offset:
+            return f"mulligan: put back hand slot {action_id - self.mulligan_offset}"
         if action_id >= self.hero_power_offset:
             return f"use the hero power at {self._target_name(action_id - self.hero_power_offset)}"
         attacker, defender = divmod(action_id - self.attack_offset, self.attack_slots)
@@ -132,6 +144,7 @@ class ActionCodec:
         self._enemy_hero_slot, self._enemy_minions_from = b + 2, b + 3
         self._attack_base = layout.attack_offset - layout.attack_slots - (b + 2)
         self._hero_power_offset = layout.hero_power_offset
+        self._mulligan_offset = layout.mulligan_offset
 
     def _target_slots(self, game: Game) -> dict[int | None, int]:
         """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
@@ -160,6 +173,8 @@ class ActionCodec:
                 append(attack_base + slot[source] * width + slot[target])
             elif kind is _HERO_POWER:
                 append(self._hero_power_offset + slot[target])
+            elif kind is _MULLIGAN:
+                append(self._mulligan_offset + (play[source] - 1) // self._play_width)  # the hand slot
             else:
                 append(0)
         return out
@@ -192,6 +207,9 @@ class ActionCodec:
                 return Choice(ChoiceKind.PLAY, me.hand[hand].uid, None)
             target = self._character_at(me, enemy, slot)
             return None if target is None else Choice(ChoiceKind.PLAY, me.hand[hand].uid, target)
+        if action_id >= layout.mulligan_offset:
+            hand = action_id - layout.mulligan_offset
+            return Choice(_MULLIGAN, me.hand[hand].uid, None) if hand < len(me.hand) else None
         if action_id >= layout.hero_power_offset:
             if not me.hero_power:
                 return None

@@ -8,13 +8,20 @@ Importing this module registers the id; ``ccg_env/__init__.py`` registers it as 
 
 | Creation          | ``gym.make("ccg_env/Duel-v0", opponent="random", seat="random", ...)``, ``CcgDuelEnv(...)`` |
 |-------------------|----------------------------------------------------------------------------------------|
-| Action space      | ``Discrete(N)``: the AEC env's layout (252 ids with default rules, see :mod:`ccg_env.env.aec`) |
+| Action space      | ``Discrete(N)``: the AEC env's layout (262 ids with default rules, see :mod:`ccg_env.env.aec`) |
 | Observation space | ``Box(float32, (size,))``: the AEC env's observation vector for the learner's seat       |
 | Action mask       | ``env.action_masks()`` (bool, for sb3-contrib ``MaskablePPO``) and ``info["action_mask"]`` (int8) |
 | Vectorized        | ``gym.make_vec(id, num_envs=N)`` gives the batched :class:`~ccg_env.env.vector.CcgDuelVectorEnv`; ``vectorization_mode="sync"`` or ``"async"`` give Gymnasium's own |
 
 ``gym.make`` returns the env itself, without Gymnasium's order-enforcing and passive-checker wrappers, so
 ``action_masks()`` is a plain method call (both checkers pass; see ``tests/env/test_gym_env.py``).
+
+## The mulligan
+
+With ``rules.mulligan`` (the default) every episode starts with the learner's mulligan decision (see
+:mod:`ccg_env.env.aec`): ids ``M + h`` put back hand slot ``h``, ``0`` keeps the rest. When the learner sits in
+seat 1, the opponent's mulligan is played inside ``reset`` (the first player decides first), so the first
+observation is always one where the learner decides; the coin and turn 1 follow the second player's decision.
 
 ## Episode, rewards and info
 

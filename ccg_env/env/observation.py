@@ -8,9 +8,10 @@ the layout (name, start, stop, shape), ``encoder.columns`` names the features of
 Values are raw game numbers (health 30 is 30.0), clipped into ``[low, high]``; ``encoder.scale`` (``1 / high``)
 maps them into ``[0, 1]`` for a network that wants it. "Can attack" asks the engine
 (:mod:`ccg_env.engine.attacks`), never a copy of its rules. Hidden information never enters the vector: the
-enemy hand is only a size, the enemy secrets only a count, and no deck order is encoded. The last pieces are both
-heroes' classes (one-hot over ``HERO_CLASSES``) and both hero powers (``HERO_POWER_COLUMNS``: has one, its cost,
-used this turn, usable now; "usable now" is 0 for the side not on turn). How the vector is
+enemy hand is only a size, the enemy secrets only a count, the enemy's mulligan marks are not shown, and no deck
+order is encoded. Then come both heroes' classes (one-hot over ``HERO_CLASSES``) and both hero powers
+(``HERO_POWER_COLUMNS``: has one, its cost, used this turn, usable now; "usable now" is 0 for the side not on
+turn), and last the mulligan (in the mulligan; the own marked hand slots). How the vector is
 written fast is the business of :mod:`ccg_env.env.observation_writer`.
 """
 
@@ -106,7 +107,7 @@ class ObservationEncoder:
         #: for the writers: byte offsets of the own hand, both battlefields and the own secrets; bytes per hand
         #: and per minion row; a zero observation; row caches per normalization
         self.row_starts = tuple(starts[name] for name in ("own_hand", "own_battlefield", "enemy_battlefield",
-                                                          "own_secrets", "own_hero_class"))
+                                                          "own_secrets", "own_hero_class", "in_mulligan"))
         self.row_widths = (4 * self._hand_width, 4 * self._minion_width)
         self.zeros = bytes(4 * self.size)
         self.row_caches: dict[bool, tuple] = {}
@@ -138,6 +139,8 @@ class ObservationEncoder:
         self._add("own_hero_class", (len(HERO_CLASSES),), class_columns)
         self._add("enemy_hero_class", (len(HERO_CLASSES),), class_columns)
         self._add("hero_powers", (2, len(HERO_POWER_COLUMNS)), HERO_POWER_COLUMNS)
+        self._add("in_mulligan", (1,), ("in_mulligan",))
+        self._add("mulligan_marked", (rules.max_hand,), tuple(f"hand_slot_{h}" for h in range(rules.max_hand)))
 
     def _build_high(self, rules: Rules) -> np.ndarray:
         high = np.ones(self.size, dtype=np.float32)

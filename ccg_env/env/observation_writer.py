@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, Iterable, NamedTuple, Sequence
 import numpy as np
 
 from ..engine import CardClass, CardType, Choice, ChoiceKind, Game, GameState, Keyword, Player
+from ..engine.state import GamePhase
 from ..engine.attacks import attackers_next_turn, attackers_now
 from ..engine.choices import hero_power_usable
 
@@ -45,6 +46,7 @@ ROW_CACHE_LIMIT: Final = 4096
 _HEAD: Final = struct.Struct(f"{HEAD_VALUES}f")
 _STATS: Final = slice(1, 4)
 _times: Final = operator.mul
+_MULLIGAN: Final = GamePhase.MULLIGAN
 
 
 def _clip(value: int | float, cap: int | float) -> int | float:
@@ -149,7 +151,8 @@ class ObservationWriter:
     """
 
     __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
-                 "_hand_rows", "_minion_rows", "_secret_scale", "_power_scale", "_exclusive", "_held", "_secrets")
+                 "_hand_rows", "_minion_rows", "_secret_scale", "_power_scale", "_exclusive", "_held", "_secrets",
+                 "_mulligan")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -174,6 +177,7 @@ class ObservationWriter:
         #: per row piece (own hand, own battlefield, enemy battlefield): the key of the row each slot shows
         self._held: tuple[list, list, list] = ([], [], [])
         self._secrets = False  # whether the secrets piece shows counts
+        self._mulligan = False  # whether the mulligan pieces show anything
         self._forget()
 
     def _forget(self) -> None:
@@ -181,7 +185,7 @@ class ObservationWriter:
         self._raw[:] = self.encoder.zeros
         for held in self._held:
             held.clear()
-        self._secrets = False
+        self._secrets = self._mulligan = False
 
     def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game``.
@@ -206,6 +210,8 @@ class ObservationWriter:
         if me.secrets or self._secrets:
             self._write_secrets(me, starts[3], starts[4])
         self._write_heroes(game, me, enemy, player, legal, starts[4])
+        if state.phase is _MULLIGAN or self._mulligan:
+            self._write_mulligan(state, me, starts[5])
 
     def _write_head(self, state: GameState, me: Player, enemy: Player, player: int, own_attackers: set[int],
                     enemy_attackers: set[int]) -> None:
@@ -321,6 +327,20 @@ class ObservationWriter:
         for index, count in counts.items():
             floats[base + index] = min(count, cap) * scale  # type: ignore[assignment]  # a float32 view
         self._secrets = bool(counts)
+
+
+    def _write_mulligan(self, state: GameState, player: Player, start: int) -> None:
+        """The in-mulligan flag and a flag per own hand slot marked to put back (0/1 flags: no bounds or scale)."""
+        floats, base = self._floats, start // 4
+        self._raw[start:] = self.encoder.zeros[:len(self._raw) - start]
+        in_mulligan = state.phase is _MULLIGAN
+        if in_mulligan:
+            floats[base] = 1.0  # type: ignore[call-overload]  # a float32 view
+            marked = player.marked
+            for slot, card in enumerate(player.hand):
+                if card.uid in marked:
+                    floats[base + 1 + slot] = 1.0  # type: ignore[call-overload]
+        self._mulligan = in_mulligan
 
 
 def _row_caches(encoder: ObservationEncoder, normalize: bool) -> tuple[RowCache, RowCache]:

@@ -34,6 +34,9 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
     lines = [_status_line(game, names)]
     lines += _side_lines(f"Enemy ({names[1 - viewer]})", enemy, hidden=True)
     lines += _side_lines(f"You ({names[viewer]})", me, hidden=False)
+    if game.in_mulligan and me.marked:
+        slots = ", ".join(f"[{i}]" for i, card in enumerate(me.hand) if card.uid in me.marked)
+        lines.append(f"  marked to put back: {slots}")
     lines.append("Recent actions:")
     actions = recent_actions(game, viewer, recent) if since is None else (
         GameView(game, viewer).log_in_words(since) or ["(none)"])
@@ -44,6 +47,8 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
 def _status_line(game: Game, names: tuple[str, str]) -> str:
     """Whose turn it is, numbered per player ("heuristic's turn 3"), or the result."""
     state = game.state
+    if state.result is None and game.in_mulligan:
+        return f"Mulligan: {names[state.current]} chooses opening cards to put back"
     if state.result is None:
         return f"{names[state.current]}'s turn {player_turn(state.turn, state.current)} (game turn {state.turn})"
     winner = f", winner {names[state.winner]}" if state.winner is not None else ""

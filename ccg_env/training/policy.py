@@ -147,7 +147,8 @@ class PairwiseActionHead(nn.Module):
     enemy minions) is mapped, together with the context, to a key of ``head_dim`` numbers by a small network;
     the logit of a pair is the dot product of its source's and target's keys (as attention scores, or a pointer
     network). This costs one small network per slot rather than per pair. End turn is a linear function of the
-    context.
+    context; putting back hand slot ``h`` in the mulligan is a linear function of that slot's embedding plus one of
+    the context (which holds the in-mulligan flag and the marks).
 
     Args:
         hand_slots, field_slots: H and B of the layout.
@@ -165,15 +166,18 @@ class PairwiseActionHead(nn.Module):
         self.context_in = nn.Linear(global_dim, len(roles) * head_dim)
         self.key_out = nn.ModuleDict({role: nn.Linear(head_dim, head_dim) for role in roles})
         self.end_turn = nn.Linear(global_dim, 1)
-        for layer in (self.key_out["card"], self.key_out["attacker"], self.key_out["power"], self.end_turn):
+        self.mulligan_slot = nn.Linear(slot_dim, 1)
+        self.mulligan_context = nn.Linear(global_dim, hand_slots)
+        for layer in (self.key_out["card"], self.key_out["attacker"], self.key_out["power"], self.end_turn,
+                      self.mulligan_slot, self.mulligan_context):
             nn.init.orthogonal_(layer.weight, gain=0.01)  # start near the uniform policy, as SB3's action_net
             nn.init.zeros_(layer.bias)
 
     @property
     def size(self) -> int:
-        """Number of actions: ``1 + H * T + (1 + B) ** 2 + T`` with ``T = 3 + 2B`` target slots."""
+        """Number of actions: ``1 + H * T + (1 + B) ** 2 + T + H`` with ``T = 3 + 2B`` target slots."""
         targets = 3 + 2 * self.field_slots
-        return 1 + self.hand_slots * targets + (1 + self.field_slots) ** 2 + targets
+        return 1 + self.hand_slots * targets + (1 + self.field_slots) ** 2 + targets + self.hand_slots
 
     def split(self, features: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Context ``(N, G)``, hand ``(N, H, S)``, own and enemy minions ``(N, B, S)``, heroes ``(N, S)``."""
@@ -198,7 +202,8 @@ class PairwiseActionHead(nn.Module):
         attack = _dot_pairs(self._keys(attackers, "attacker", attacker), self._keys(defenders, "defender", defender))
         hero_power = _dot_pairs(self._keys(own_hero[:, None], "power", power),
                                 self._keys(targets, "power_target", power_target))
-        return torch.cat([self.end_turn(context), play, attack, hero_power], dim=1)
+        mulligan = self.mulligan_slot(hand).squeeze(-1) + self.mulligan_context(context)
+        return torch.cat([self.end_turn(context), play, attack, hero_power, mulligan], dim=1)
 
 
 

@@ -2,7 +2,9 @@
 
 A replay file (written by ``ccg-env play --save``) is JSON: ``{"format": "ccg-env-replay/1", "seed": int,
 "seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``,
-and ``"data"`` naming the card, deck and rules files when they were not the packaged ones. Recorded decks that
+``"mulligan": bool`` (whether the game was played with the mulligan; files without it were saved before the
+mulligan existed and replay without it), and ``"data"`` naming the card, deck and rules files when they were not
+the packaged ones. Recorded decks that
 are all packaged deck names (as the arena's sample games record them) are replayed as they are unless other decks
 are given; recorded files are information only (a replay never makes the reader open a file it names).
 Files are hostile: every field is checked, and each choice is applied through :meth:`Game.apply`, so a choice
@@ -13,6 +15,7 @@ the log in words (:class:`~ccg_env.env.log_words.LogWords`); no rule is evaluate
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +25,7 @@ from ..engine import Choice, ChoiceKind, Game
 from ..engine.cards import keyword_names
 from ..engine.decks import default_deck_paths
 from ..engine.errors import IllegalActionError, shown
+from ..engine.game_setup import resolve_rules
 from ..engine.log_words import LogWords, player_turn
 from ..engine.view import CardView, GameView, SideView
 
@@ -47,6 +51,8 @@ class Replay:
     #: the --cards / --decks / --rules paths the game was played with, as recorded (files are never opened
     #: because a replay names them: pass them to the viewer yourself; packaged deck names are used as they are)
     sources: dict[str, Any] | None = None
+    #: whether the game was played with the mulligan (False for files saved before the mulligan existed)
+    mulligan: bool = False
 
     def default_seat(self) -> int | None:
         """The seat a person played (the one seat named "you"), or None for a spectator's view of both hands."""
@@ -60,7 +66,8 @@ def replay_document(seed: int, seats: tuple[str, str] | list[str], choices: list
     ``sources`` records the card, deck and rules files it was played with, if not the packaged ones."""
     document = {"format": REPLAY_FORMAT, "seed": seed, "seats": list(seats),
                 "choices": [[c.kind.value, c.source, c.target] for c in choices],
-                "result": game.result.value if game.result else None, "winner": game.winner}
+                "result": game.result.value if game.result else None, "winner": game.winner,
+                "mulligan": game.state.rules.mulligan}
     if sources:
         document["data"] = sources
     return document
@@ -106,7 +113,10 @@ def parse_replay(document: object, where: str = "<replay>") -> Replay:
     sources = document.get("data")
     if sources is not None and not isinstance(sources, dict):
         raise ValueError(f"replay {where!r}: \"data\" must map cards/decks/rules to the files used, got {sources!r}")
-    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources)
+    mulligan = document.get("mulligan", False)
+    if not isinstance(mulligan, bool):
+        raise ValueError(f"replay {where!r}: \"mulligan\" must be true or false, got {shown(mulligan)}")
+    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources, mulligan)
 
 
 def _parse_choice(entry: object, number: int, where: str) -> Choice:
@@ -132,6 +142,7 @@ def replay_games(replay: Replay, data: GameData | None = None) -> Iterator[tuple
     packaged = recorded_packaged_decks(replay)
     if packaged and kwargs.get("decks") is None:
         kwargs["decks"] = [packaged[0], packaged[-1]]
+    kwargs["rules"] = dataclasses.replace(resolve_rules(kwargs.get("rules")), mulligan=replay.mulligan)
     game = Game.new(replay.seed, **kwargs)
     hint = _data_hint(replay, data)
     yield 0, game
@@ -204,6 +215,7 @@ def frame(game: Game, seat: int | None, names: tuple[str, str], step: int,
         "player_turn": player_turn(state.turn, current),
         "current": current,
         "over": game.is_over,
+        "mulligan": game.in_mulligan,
         "result": state.result.value if state.result else None,
         "winner": state.winner,
         "headline": next((text for depth, text in log if depth == 0), "(no action)"),
@@ -228,6 +240,7 @@ def _side(side: SideView, name: str, visible: bool) -> dict[str, Any]:
         "fatigue": side.fatigue,
         "hand_size": side.hand_size,
         "hand": [_card(card) for card in side.hand] if visible else None,
+        "marked": list(side.marked) if visible else None,  # hand cards marked to put back in the mulligan
         "secret_count": side.secret_count,
         "secrets": [card.name for card in side.secrets] if visible else None,
         "battlefield": [_card(card) for card in side.battlefield],

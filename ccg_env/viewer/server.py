@@ -257,8 +257,9 @@ function draw() {
     if (movesFrom(uid).length) node.classList.add("playable");
     node.addEventListener("click", () => clicked(uid));
   }
-  document.getElementById("message").textContent = state.frame.over ? "" :
-    (state.moves.length ? "Click a glowing card or minion, then its target; or end your turn." : "");
+  document.getElementById("message").textContent = state.frame.over || !state.moves.length ? "" :
+    state.frame.mulligan ? "Mulligan: click the cards to put back, then End turn to keep the rest." :
+    "Click a glowing card or minion, then its target; or end your turn.";
 }
 
 function clicked(uid) {

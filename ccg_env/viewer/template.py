@@ -39,6 +39,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 12px; pa
 .card .attack { color: #9a5b00; } .card .health { color: #b01e1e; }
 .card .keywords { display: block; font-style: italic; color: #44604c; }
 .card .kind { display: block; color: #555; }
+.card.marked { opacity: 0.5; outline: 2px dashed #a33; }
 .minion.sleeping { opacity: .75; } .minion.frozen { background: #cfe6ff; }
 .hidden-card { width: 40px; height: 56px; border-radius: 6px; background: repeating-linear-gradient(45deg,#3c5a86,#3c5a86 6px,#33507a 6px,#33507a 12px); }
 #log-panel { background: var(--panel); border-radius: 8px; padding: 8px 10px; max-height: 80vh; overflow: auto; }
@@ -140,7 +141,10 @@ function sideNode(side, frame, place) {
   if (side.hand === null) {
     for (let i = 0; i < side.hand_size; i++) handZone.append(el("div", "hidden-card"));
   } else {
-    for (const card of side.hand) handZone.append(cardNode(card, "hand-card"));
+    for (const card of side.hand) {
+      const marked = side.marked && side.marked.includes(card.uid);  // to be put back in the mulligan
+      handZone.append(cardNode(card, marked ? "hand-card marked" : "hand-card"));
+    }
   }
   if (!side.hand_size) handZone.append(el("span", "label", "(empty hand)"));
   const handTitle = el("div", "label", "hand");
@@ -158,6 +162,7 @@ function statusText(frame) {
   }
   const side = frame.sides[frame.current];
   const whose = side.name === "you" ? "Your" : side.name + "'s";  // "you" is the person's seat name
+  if (frame.mulligan) return whose + " mulligan: choosing opening cards to put back";
   return whose + " turn " + frame.player_turn + " (game turn " + frame.turn + ")";
 }
 

@@ -210,3 +210,54 @@ def test_agents_play_full_games_with_hero_powers(name):
         assert record.result in ("win", "draw", "turn_limit") and record.decisions > 10
         used += sum(e.kind == "UseHeroPower" and not e.cancelled and e.action.player == 0 for e in game.log)
     assert used > 0, f"{name} never used a hero power in two games"
+# --- the mulligan ----------------------------------------------------------------------------------------------
+
+
+def test_the_heuristic_keeps_cheap_cards_and_a_curve():
+    from agents.heuristic import mulligan_keeps
+
+    assert mulligan_keeps([1, 5, 3, 7]) == [True, False, True, False]
+    assert mulligan_keeps([2, 3, 4, 4]) == [True, True, True, False]  # one 4-drop on top of a 2 and a 3
+    assert mulligan_keeps([1, 3, 4]) == [True, True, False]  # no 2-drop: no curve to the 4
+
+
+def _mulligan_game(hand: list[str]):
+    from ccg_env.engine import Game
+
+    deck = ["wisp"] * 6
+    return Game.from_scenario({"mulligan": True, "players": [{"hand": hand, "deck": deck}, {"deck": deck}]})
+
+
+def test_the_heuristic_and_the_search_agent_put_back_expensive_cards_then_are_done():
+    from agents.heuristic import HeuristicAgent
+    from agents.search import SearchAgent
+    from ccg_env.engine.view import GameView
+
+    for agent in (HeuristicAgent(), SearchAgent(iterations=4, seed=0)):
+        game = _mulligan_game(["boulderfist_ogre", "wisp", "core_hound", "river_crocolisk"])
+        chosen = []
+        while game.in_mulligan and game.current_player == 0:
+            choice = agent.choose_from_view(GameView(game, 0)) if hasattr(agent, "choose_from_view") else \
+                agent.choose(GameView(game, 0))
+            chosen.append(choice)
+            game.apply(choice)
+        hand = game.player(0).hand
+        assert [c.kind.value for c in chosen] == ["mulligan", "mulligan", "end_turn"], agent
+        assert [c.definition.id for c in hand][1::2] == ["wisp", "river_crocolisk"]  # the cheap cards stay put
+
+
+def test_the_random_agent_mulligans_through_the_mask():
+    import numpy as np
+
+    from agents.random_agent import RandomAgent
+    from ccg_env.env.aec import raw_env
+
+    env = raw_env()
+    env.reset(seed=0)
+    agent = RandomAgent(seed=3)
+    picks = set()
+    for _ in range(20):
+        clone_mask = env.observe(env.agent_selection)["action_mask"]
+        picks.add(agent.act(None, clone_mask))
+    assert picks <= set(np.flatnonzero(clone_mask).tolist()) and len(picks) > 1
+    assert any(pick >= env.codec.layout.mulligan_offset for pick in picks)

@@ -13,6 +13,7 @@ from agents.heuristic import HeuristicAgent
 from agents.match import GameRecord, MatchRunner
 from agents.splits import OUTCOME_COLUMNS
 from ccg_env.engine import DataError, Deck, Rules, default_cards
+from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.decks import default_deck_paths, resolve_deck
 
 
@@ -108,6 +109,8 @@ def test_match_runner_deals_the_decks_asked_for_and_records_them():
     record = runner.play(agents, seed=1, decks=("aggro", "control"))
     assert (record.deck0, record.deck1) == ("aggro", "control")
     game = runner.new_game(3, decks=("spells", "traps"))
+    game.apply(END_TURN)
+    game.apply(END_TURN)  # both keep their opening hands: the coin comes after the mulligan
     for player, deck in zip(game.state.players, ("spells", "traps")):
         dealt = Counter(card.definition.id for card in [*player.deck, *player.hand])
         wanted = Counter(resolve_deck(deck, runner.cards, runner.rules).cards)

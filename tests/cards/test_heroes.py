@@ -206,7 +206,7 @@ def test_a_deck_s_hero_class_picks_the_hero_and_its_power():
     assert game.player(0).hero.definition.id == "jaina" and power(game, 0).definition.id == "fireblast"
     assert game.player(1).hero.definition.id == "guldan" and power(game, 1).definition.id == "life_tap"
     assert game.player(0).hero.health == game.state.rules.hero_health
-    plain = Game.new(seed=3)
+    plain = Game.new(seed=3, decks=[Deck("neutral test", ("wisp",) * 30)] * 2)  # a neutral deck: the plain hero
     assert plain.player(0).hero_power == [] and plain.player(1).hero_power == []
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
-from ccg_env.engine import Choice, ChoiceKind, Game
+from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.invariants import check_invariants
+
+#: The default rules without the mulligan: games that start at turn 1, as before the mulligan existed (for tests
+#: of other rules that need the opening hands as dealt).
+NO_MULLIGAN = Rules(mulligan=False)
 
 
 def board(p0: dict | None = None, p1: dict | None = None, current: int = 0, **extra) -> dict:

@@ -46,7 +46,7 @@ def test_init_takes_exactly_the_fields_in_dataclass_order(cls):
 
 CARD_FIELDS = {"card", "attacker", "defender", "hero", "source", "target", "trigger_card", "unplayed", "beside",
                "left_of"}
-CARD_LIST_FIELDS = {"targets", "cards", "drawn"}
+CARD_LIST_FIELDS = {"targets", "cards", "drawn", "returned"}
 FLAG_FIELDS = {"cancelled", "played", "sleeping", "fizzled", "left"}
 
 

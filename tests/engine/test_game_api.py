@@ -9,7 +9,7 @@ import pytest
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, StateError
 from ccg_env.engine.choices import END_TURN
 
-from .helpers import board
+from .helpers import NO_MULLIGAN, board
 
 
 def test_choices_are_frozen_values_listed_in_a_stable_order():
@@ -29,9 +29,25 @@ def test_choices_are_frozen_values_listed_in_a_stable_order():
     ("end turn", "expected a Choice"),
 ])
 def test_illegal_choices_raise_and_leave_the_state_unchanged(choice, reason):
-    game = Game.new(seed=4)
+    game = Game.new(seed=4, rules=NO_MULLIGAN)
     before = game.to_json()
     log_length = len(game.log)
+    with pytest.raises(IllegalActionError, match=reason):
+        game.apply(choice)
+    assert game.to_json() == before and len(game.log) == log_length
+
+
+@pytest.mark.parametrize("choice, reason", [
+    (Choice(ChoiceKind.PLAY, 999), "in the mulligan"),
+    (Choice(ChoiceKind.ATTACK, 1, 2), "in the mulligan"),
+    (Choice(ChoiceKind.MULLIGAN, 999), "no card #999"),
+    (Choice(ChoiceKind.MULLIGAN, 1), "no card #1 in player 0's hand"),
+    (Choice(ChoiceKind.END_TURN, 3), "takes no source"),
+])
+def test_illegal_choices_in_the_mulligan_raise_and_say_why(choice, reason):
+    game = Game.new(seed=4)
+    assert game.in_mulligan
+    before, log_length = game.to_json(), len(game.log)
     with pytest.raises(IllegalActionError, match=reason):
         game.apply(choice)
     assert game.to_json() == before and len(game.log) == log_length

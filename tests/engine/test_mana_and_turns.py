@@ -3,11 +3,11 @@
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.choices import END_TURN
 
-from .helpers import board
+from .helpers import NO_MULLIGAN, board
 
 
 def test_mana_over_the_first_turns_for_both_players():
-    game = Game.new(seed=3)
+    game = Game.new(seed=3, rules=NO_MULLIGAN)
     seen = []
     for _ in range(24):
         p = game.current_player
@@ -23,7 +23,7 @@ def test_mana_over_the_first_turns_for_both_players():
 
 
 def test_opening_hands_and_coin():
-    game = Game.new(seed=1)
+    game = Game.new(seed=1, rules=NO_MULLIGAN)
     first, second = game.player(0), game.player(1)
     assert len(first.hand) == 4  # 3 + the turn-1 draw
     assert len(second.hand) == 5 and second.hand[-1].definition.id == "the_coin"

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from ccg_env.engine import Card, Game, GameState, Keyword, Player, Result, Rules
+from ccg_env.engine import Card, Choice, ChoiceKind, Game, GameState, Keyword, Player, Result, Rules
 from ccg_env.engine.invariants import check_invariants
 from ccg_env.engine.rng import Rng
 
 #: Every rule away from its default (Rules() is the dataclass default; the packaged YAML agrees with it).
 RULES = Rules(deck_size=25, max_copies=3, max_hand=9, max_battlefield=6, max_secrets=4, hero_health=28, max_mana=9,
               mana_per_turn=2, cards_per_turn=2, opening_hand_first=2, opening_hand_second=5, coin_for_second=False,
-              fatigue_step=2, turn_limit=70)
+              fatigue_step=2, turn_limit=70, mulligan=False)
 
 #: The printed value each card field starts from (a field missing here has no printed value).
 PRINTED = {"cost": "cost", "attack": "attack", "health": "health", "max_health": "health", "keywords": "keywords",
@@ -31,9 +31,13 @@ PRINTED = {"cost": "cost", "attack": "attack", "health": "health", "max_health":
 PLACED = {"definition", "zone", "owner", "uid"}
 
 
-def rich_game() -> Game:
-    """A game in progress whose cards, players, match and rules are all away from their defaults."""
-    game = Game.from_scenario({"current": 1, "turn": 9, "players": [
+def rich_game(mulligan: bool = False) -> Game:
+    """A game in progress whose cards, players, match and rules are all away from their defaults.
+
+    With ``mulligan``, the same board is in seat 1's mulligan with one card marked (the phase and the marks away
+    from their defaults too; outside the mulligan no one may hold marks).
+    """
+    game = Game.from_scenario({"current": 1, "turn": 9, "mulligan": mulligan, "players": [
         {"hero": "priest", "hero_power_uses": 1, "health": 21, "armor": 3, "mana": 4, "max_mana": 6, "fatigue": 2,
          "hand": ["fireball", "chillwind_yeti", "arcane_intellect"],
          "deck": ["wisp", "river_crocolisk", "boulderfist_ogre", "frostbolt"],
@@ -60,6 +64,8 @@ def rich_game() -> Game:
     state.next_uid += 5  # uids handed out to cards that left the game
     state.next_order += 7
     state.rng = Rng(0xDEADBEEF12345)
+    if mulligan:
+        game.apply(Choice(ChoiceKind.MULLIGAN, enemy.hand[1].uid))
     check_invariants(game)
     game.legal_actions()  # the listed moves are a cache, not state: they must not matter
     return game
@@ -80,7 +86,9 @@ def assert_same_card(a: Card, b: Card, where: str) -> None:
 def assert_same_player(a: Player, b: Player, where: str) -> None:
     for f in dataclasses.fields(Player):
         x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, list):
+        if f.name == "marked":
+            assert x == y and all(type(uid) is int for uid in y), f"{where}.marked: {x!r} restored as {y!r}"
+        elif isinstance(x, list):
             assert len(x) == len(y), f"{where}.{f.name}: {len(x)} cards restored as {len(y)}"
             for i, (c, d) in enumerate(zip(x, y)):
                 assert_same_card(c, d, f"{where}.{f.name}[{i}]")
@@ -156,7 +164,7 @@ def test_the_rich_state_has_every_field_away_from_its_default():
                    and (printed is None or getattr(c, f.name) != getattr(c.definition, printed)) for c in cards), (
             f"no card has {f.name} away from its default {default!r} and its printed value")
     for f in dataclasses.fields(Player):
-        if f.name not in ("index", "hero_zone"):
+        if f.name not in ("index", "hero_zone", "marked"):  # marks: the mulligan fixture, below
             assert all(getattr(p, f.name) != _class_default(f) for p in state.players), f"player.{f.name}"
     assert {c.owner for c in cards} == {0, 1}
     for f in dataclasses.fields(Rules):
@@ -164,6 +172,12 @@ def test_the_rich_state_has_every_field_away_from_its_default():
     for name in ("current", "turn", "next_uid", "next_order"):
         assert getattr(state, name) != _class_default(GameState.__dataclass_fields__[name]), name
     assert state.rng.state != Rng(123).state
+
+
+def test_the_rich_mulligan_state_has_the_phase_and_marks_away_from_their_defaults():
+    state = rich_game(mulligan=True).state
+    assert state.phase != _class_default(GameState.__dataclass_fields__["phase"])
+    assert state.players[state.current].marked != _class_default(Player.__dataclass_fields__["marked"])
 
 
 def finished_game() -> Game:
@@ -194,6 +208,18 @@ def test_a_restored_game_plays_on_exactly_like_the_original(seed):
     continue_both(game, restored(game), seed)
 
 
+def test_json_round_trip_restores_the_mulligan_phase_and_marks():
+    game = rich_game(mulligan=True)
+    assert_same_game(game, restored(game))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_restored_or_cloned_game_in_the_mulligan_plays_on_exactly_like_the_original(seed):
+    game = rich_game(mulligan=True)
+    continue_both(game.clone(), restored(game), seed)
+    assert_same_game(game, rich_game(mulligan=True))  # playing the copies changed nothing in the original
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_json_round_trip_mid_game_from_a_dealt_game(seed):
     """A real game (shuffled decks, coin, summoning sickness) saved at many points plays on identically."""
@@ -211,8 +237,9 @@ def test_json_round_trip_mid_game_from_a_dealt_game(seed):
 # --- clone -------------------------------------------------------------------------------------------
 
 
-def test_clone_copies_every_field_of_every_object_and_the_log():
-    game = rich_game()
+@pytest.mark.parametrize("mulligan", [False, True])
+def test_clone_copies_every_field_of_every_object_and_the_log(mulligan):
+    game = rich_game(mulligan)
     game.apply(game.legal_actions()[-1])  # something in the log
     assert game.log
     assert_same_game(game, game.clone(), with_log=True)

@@ -43,7 +43,7 @@ def test_spaces_are_built_once_and_shaped_by_the_layout():
         assert space is raw.observation_space(agent) and raw.action_space(agent) is raw.action_space(agent)
         assert isinstance(space, gymnasium.spaces.Dict) and set(space.spaces) == {"observation", "action_mask"}
         assert space["observation"].dtype == np.float32 and space["action_mask"].dtype == np.int8
-        assert space["action_mask"].shape == (raw.action_space(agent).n,) == (252,)
+        assert space["action_mask"].shape == (raw.action_space(agent).n,) == (262,)
     raw.reset(seed=0)
     observation = raw.observe("player_0")
     assert observation["observation"].shape == raw.observation_space("player_0")["observation"].shape

@@ -77,6 +77,8 @@ def test_the_turn_limit_truncates_both_agents_with_zero_reward():
     raw = raw_env(turn_limit=4)
     assert raw.rules.turn_limit == 4
     raw.reset(seed=1)
+    raw.step(0)
+    raw.step(0)  # both players keep their opening hands: turn 1 begins
     for _ in range(4):
         raw.step(0)  # end turn
     assert raw.truncations == {"player_0": True, "player_1": True} and not any(raw.terminations.values())
@@ -125,7 +127,7 @@ def test_bad_configuration_is_refused_with_a_clear_error(config, error, words):
 def test_rules_object_and_log_are_used():
     raw = raw_env(rules=Rules(max_battlefield=5), log=True)
     raw.reset(seed=0)
-    assert raw.action_space("player_0").n == 1 + 10 * 13 + 6 * 6 + 13  # hero power: one id per target slot
+    assert raw.action_space("player_0").n == 1 + 10 * 13 + 6 * 6 + 13 + 10  # end turn, plays, attacks, hero power, mulligan
     assert len(raw.game.log) > 0
 
 
@@ -186,6 +188,8 @@ def test_render_never_shows_what_the_enemy_drew():
 
     raw = raw_env(render_mode="ansi")
     raw.reset(seed=4)
+    raw.step(0)
+    raw.step(0)  # both players keep their opening hands: turn 1 begins
     raw.step(0)  # player_0 ends its turn: player_1 draws
     draw = raw.game.log[-1]
     assert draw.kind == "DrawCards" and draw.action.player == 1

@@ -189,8 +189,9 @@ def test_can_attack_of_the_side_on_turn_is_what_the_engine_validators_say(encode
 # --- heroes and hero powers ---------------------------------------------------------------------------------
 
 
-def test_hero_classes_and_hero_powers_are_the_last_pieces(encoder):
-    assert [p.name for p in encoder.pieces[-3:]] == ["own_hero_class", "enemy_hero_class", "hero_powers"]
+def test_hero_classes_and_hero_powers_follow_the_zones_and_precede_the_mulligan(encoder):
+    assert [p.name for p in encoder.pieces[-6:]] == ["own_secrets", "own_hero_class", "enemy_hero_class", "hero_powers",
+                                                     "in_mulligan", "mulligan_marked"]
     assert encoder.columns["own_hero_class"] == ("class_neutral", "class_mage", "class_warrior", "class_paladin",
                                                  "class_priest", "class_rogue", "class_warlock")
     assert encoder.columns["hero_powers"] == ("has_power", "cost", "used_this_turn", "usable_now")

@@ -1,8 +1,9 @@
 """Rule: every front-end plays its games under the rules it was configured with, not the packaged defaults.
 
 A ``Rules`` object with a short turn limit and small heroes goes into the Gymnasium env, the batched vector env,
-the SB3 VecEnv and the AEC env; both seats only end their turns, so each game must be truncated at that limit
-(the default of 80 turns would take 40 learner steps) with heroes of the configured health.
+the SB3 VecEnv and the AEC env; both seats keep their opening hands (end turn in the mulligan) and then only end
+their turns, so each game must be truncated at that limit (the default of 80 turns would take 41 learner steps) with
+heroes of the configured health.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from ccg_env.env.vector import CcgDuelVectorEnv
 
 RULES = Rules(turn_limit=6, hero_health=7)
 END_TURN = 0
+#: The learner's steps until the turn limit: keep the opening hand, then end its 3 turns (seat 0 of 6 turns).
+LEARNER_STEPS = 1 + 3
 HERO_HEALTH = 0  # the first feature of the observation: the observer's hero's health (see ccg_env.env.aec)
 
 
@@ -41,7 +44,7 @@ def test_gym_env_uses_the_configured_rules():
     game = env.unwrapped.game
     assert [game.player(i).hero.health for i in (0, 1)] == [7, 7]
     count, terminated, truncated = steps_until_over(lambda: env.step(END_TURN)[2:4])
-    assert (count, terminated, truncated) == (3, False, True)
+    assert (count, terminated, truncated) == (LEARNER_STEPS, False, True)
 
 
 @pytest.mark.parametrize("make", ["constructor", "gym.make_vec"])
@@ -56,7 +59,7 @@ def test_vector_env_uses_the_configured_rules(make):
         assert terminated[0] == terminated[1] and truncated[0] == truncated[1]
         return terminated[0], truncated[0]
 
-    assert steps_until_over(step) == (3, False, True)
+    assert steps_until_over(step) == (LEARNER_STEPS, False, True)
 
 
 def test_sb3_vec_env_uses_the_configured_rules():
@@ -71,7 +74,7 @@ def test_sb3_vec_env_uses_the_configured_rules():
         _, _, dones, infos = env.step(np.zeros(2, dtype=np.int64))
         return False, bool(dones.all() and all(info.get("TimeLimit.truncated") for info in infos))
 
-    assert steps_until_over(step) == (3, False, True)
+    assert steps_until_over(step) == (LEARNER_STEPS, False, True)
 
 
 @pytest.mark.parametrize("make", [ccg_env.raw_env, ccg_env.env])
@@ -86,4 +89,4 @@ def test_aec_env_uses_the_configured_rules(make):
         if not (terminated or truncated):
             actions += 1
         env.step(None if terminated or truncated else END_TURN)
-    assert actions == RULES.turn_limit and game.result.value == "turn_limit"
+    assert actions == 2 + RULES.turn_limit and game.result.value == "turn_limit"  # two mulligan decisions first

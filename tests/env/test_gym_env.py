@@ -103,6 +103,8 @@ def test_fixed_seat_and_random_seat():
     assert {CcgDuelEnv(seat="random").reset(seed=s)[1]["seat"] for s in range(20)} == {0, 1}
     env = CcgDuelEnv(seat=1)
     env.reset(seed=0)
+    assert env.game.current_player == 1 and env.game.in_mulligan  # the opponent already decided its mulligan
+    env.step(0)  # keep the opening hand
     assert env.game.current_player == 1 and env.game.turn == 2  # the opponent already played turn 1
 
 

@@ -13,7 +13,7 @@ CODEC = ActionCodec(LAYOUT)
 def test_the_hero_power_range_follows_the_attacks_with_one_id_per_target_slot():
     attacks_end = LAYOUT.attack_offset + LAYOUT.attack_slots * LAYOUT.attack_slots
     assert LAYOUT.hero_power_offset == attacks_end == 235
-    assert LAYOUT.size == LAYOUT.hero_power_offset + LAYOUT.target_slots == 252
+    assert LAYOUT.mulligan_offset == LAYOUT.hero_power_offset + LAYOUT.target_slots == 252  # then the mulligan's
     assert LAYOUT.describe(235) == "use the hero power at no target"
     assert LAYOUT.describe(236) == "use the hero power at own hero"
     assert LAYOUT.describe(244) == "use the hero power at enemy hero"

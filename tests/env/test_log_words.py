@@ -49,7 +49,7 @@ def test_enemy_draws_stay_hidden_from_a_seat_but_not_from_a_spectator():
 
 def test_turns_are_numbered_per_player():
     game = Game.new(0)
-    for _ in range(3):
+    for _ in range(2 + 3):  # both keep their opening hands, then three turns end
         game.apply(END_TURN)
     assert game.turn == 4
     text = GameView(game, 0).log_words().text()
@@ -59,6 +59,20 @@ def test_turns_are_numbered_per_player():
     assert "Your turn 2 begins" in [line.strip() for line in later]
     assert [player_turn(t, 0) for t in (1, 3, 5)] == [1, 2, 3]
     assert [player_turn(t, 1) for t in (2, 4, 6)] == [1, 2, 3]
+
+
+def test_the_mulligan_in_words_names_only_what_each_seat_may_know():
+    game = Game.new(3, log=True)
+    for player in (0, 1):
+        game.apply(Choice(ChoiceKind.MULLIGAN, game.player(player).hand[0].uid))
+        game.apply(END_TURN)
+    entry = next(e for e in game.log if e.kind == "Mulligan" and e.action.player == 1)
+    put_back, drawn = entry.action.returned[0].definition.name, entry.action.drawn[0].definition.name
+    own = [line.strip() for line in GameView(game, 1).log_words().text()]
+    enemy = [line.strip() for line in GameView(game, 0).log_words().text()]
+    assert f"You put back {put_back} and draw {drawn}" in own and f"You mark {put_back} to put back" in own
+    assert "Enemy puts back 1 card and draws 1 in their place" in enemy and "Enemy marks a card to put back" in enemy
+    assert not any(put_back in line or drawn in line for line in enemy if line.startswith("Enemy"))
 
 
 def test_every_action_kind_of_a_full_game_has_a_sentence():

@@ -22,7 +22,7 @@ from ccg_env.env.aec import env as wrapped_env
 from ccg_env.env.aec import raw_env
 from ccg_env.env.registration import register_duel_env
 
-N = 252
+N = 262
 register_duel_env()
 
 
@@ -51,7 +51,7 @@ def _finish_aec(env, seed: int = 0) -> None:
 # --- raw AEC env ----------------------------------------------------------------------------------------
 
 
-#: Actions outside ``Discrete(252)``: every front-end raises ValueError for each and changes nothing.
+#: Actions outside ``Discrete(262)``: every front-end raises ValueError for each and changes nothing.
 OUT_OF_SPACE = {
     "True": True, "False": False, "np.bool_": np.bool_(True), "float": 0.5, "whole float": 3.0,
     "np.float32": np.float32(2.0), "negative": -1, "N": N, "huge": 10**9, "np.int64 too large": np.int64(N),
@@ -118,7 +118,7 @@ def test_raw_env_ignore_mode_pays_the_penalty_and_the_offender_acts_again():
 def test_raw_env_error_says_what_the_id_means():
     env = raw_env(seed=1)
     env.reset()
-    with pytest.raises(ValueError, match=r"action 252 is out of the action space: expected an integer in 0\.\.251"):
+    with pytest.raises(ValueError, match=r"action 262 is out of the action space: expected an integer in 0\.\.261"):
         env.step(N)
 
 

@@ -230,7 +230,7 @@ def test_a_spell_broken_off_while_being_cast_goes_to_the_graveyard(tmp_path):
 
 def _looping_setup(tmp_path):
     cards, _ = _loop_cards(tmp_path)
-    rules = dataclasses.replace(Rules.load(), max_copies=30)
+    rules = dataclasses.replace(Rules.load(), max_copies=30, mulligan=False)  # turn 1 at once: the first play loops
     deck = Deck("self harmers", ("self_harmer",) * 30)
     return cards, rules, [deck, deck]
 

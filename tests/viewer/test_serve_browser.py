@@ -140,5 +140,5 @@ def test_a_reloaded_page_shows_the_whole_game_log(browser, served):
     browser.refresh()
     _wait_for_version_change(browser, None)
     lines = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
-    assert lines[0] == "The game begins" and "You end the turn" in lines
+    assert lines[0] == "The game begins" and "You keep your opening hand" in lines  # the button ends the mulligan
     assert lines.count("The game begins") == 1

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..events import EventBus
-from . import abilities, combat, damage, death, effects, hero_power, keywords, mana, match, play, player, secrets
-from . import summon, victory, weapons
+from . import abilities, combat, damage, death, effects, hero_power, keywords, mana, match, mulligan, play, player
+from . import secrets, summon, victory, weapons
 
 #: Installation order is registration order, which orders handlers within one phase.
-SYSTEMS = (match, mana, player, play, hero_power, summon, secrets, combat, weapons, damage, effects, keywords, abilities,
-           death, victory)
+SYSTEMS = (match, mulligan, mana, player, play, hero_power, summon, secrets, combat, weapons, damage, effects, keywords,
+           abilities, death, victory)
 
 
 def build_bus() -> EventBus:

@@ -1,4 +1,5 @@
-"""Match and turn system: starting the game, changing turns, start/end-of-turn events and the turn limit."""
+"""Match and turn system: starting the game and the battle, changing turns, start/end-of-turn events and the turn
+limit."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ from typing import TYPE_CHECKING, Final
 from ..actions import AddToHand, ChangeTurn, DrawCards, GameOver, StartGame, TurnEnd, TurnStart
 from ..events import EventBus, Phase
 from ..factory import new_card
-from ..state import Result
+from ..state import GamePhase, Result
 from ..vocabulary import NO_ZONE
 
 if TYPE_CHECKING:
     from ..game import Game
 
 COIN_ID: Final = "the_coin"
+_MULLIGAN: Final = GamePhase.MULLIGAN
 
 
 def install(bus: EventBus) -> None:
@@ -25,16 +27,31 @@ def install(bus: EventBus) -> None:
 
 
 def _start_game(game: Game, action: StartGame) -> None:
-    rules = game.state.rules
+    state = game.state
+    rules = state.rules
     game.add_reaction(DrawCards(0, rules.opening_hand_first))
     game.add_reaction(DrawCards(1, rules.opening_hand_second))
-    if rules.coin_for_second and COIN_ID in game.cards:
-        coin = new_card(game.state, game.cards[COIN_ID], 1, NO_ZONE)
+    if rules.mulligan:  # the coin and the first turn wait until both players are done (systems/mulligan.py)
+        state.phase = _MULLIGAN
+        state.current = 0
+    else:
+        begin_battle(game)
+
+
+def begin_battle(game: Game) -> None:
+    """Queue the coin for the second player (if the rules give it) and the first player's first turn."""
+    state = game.state
+    state.phase = GamePhase.BATTLE
+    state.current = 0
+    if state.rules.coin_for_second and COIN_ID in game.cards:
+        coin = new_card(state, game.cards[COIN_ID], 1, NO_ZONE)
         game.add_reaction(AddToHand(1, coin, order_of_play=1))
     game.add_reaction(TurnStart(0, order_of_play=2))
 
 
 def _validate_change_turn(game: Game, action: ChangeTurn) -> str | None:
+    if game.state.phase is _MULLIGAN:
+        return "the mulligan is not over (end_turn in the mulligan means: done, keep the rest of the hand)"
     if action.player != game.state.current:
         return f"player {action.player} cannot end player {game.state.current}'s turn"
     return None
