@@ -240,3 +240,30 @@ def test_the_rules_file_validates_the_flag():
     assert Rules.from_dict({"mulligan": False}).mulligan is False
     with pytest.raises(DataError, match="mulligan.*true or false|true or false.*mulligan"):
         Rules.from_dict({"mulligan": "yes"})
+
+
+def test_a_saved_state_with_bad_mulligan_fields_is_refused_naming_them():
+    from ccg_env.engine import StateError
+
+    game = Game.new(seed=1)
+    game.apply(Choice(ChoiceKind.MULLIGAN, game.player(0).hand[0].uid))
+    doc = json.loads(game.to_json())
+    assert doc["phase"] == "mulligan" and doc["players"][0]["marked"] == [game.player(0).hand[0].uid]
+    assert Game.from_json(json.dumps(doc)).player(0).marked == game.player(0).marked
+    for change, message in [
+        (lambda d: d.update(phase="draft"), "unknown phase 'draft'"),
+        (lambda d: d["players"][0].update(marked="all"), "field 'marked'"),
+        (lambda d: d["players"][0].update(marked=[True]), "field 'marked'"),
+        (lambda d: d["players"][1].update(marked=[d["players"][1]["zones"]["hand"][0]["uid"]]),
+         r"\[mulligan\] player 1 .* not deciding"),
+        (lambda d: d["players"][0].update(marked=[9999]), r"\[mulligan\] player 0 marked \[9999\]"),
+    ]:
+        broken = json.loads(json.dumps(doc))
+        change(broken)
+        with pytest.raises(StateError, match=message):
+            Game.from_json(json.dumps(broken))
+    del doc["phase"]  # a document saved before the mulligan existed loads in battle, without marks
+    for player in doc["players"]:
+        del player["marked"]
+    old = Game.from_json(json.dumps(doc))
+    assert not old.in_mulligan and old.player(0).marked == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -156,5 +158,7 @@ def test_conformance_checkers_pass_with_the_mulligan_on_and_off():
 
     check_env(CcgDuelEnv(seat=1, opponent="heuristic"), skip_render_check=True)
     check_env(CcgDuelEnv(rules=Rules(mulligan=False)), skip_render_check=True)
-    api_test(ccg_env.env(seed=0, rules=Rules(mulligan=False)), num_cycles=100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Dict observations draw PettingZoo's generic style warnings
+        api_test(ccg_env.env(seed=0, rules=Rules(mulligan=False)), num_cycles=100)
     seed_test(lambda: ccg_env.env(rules=Rules(mulligan=False)), num_cycles=100)
