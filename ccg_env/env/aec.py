@@ -132,6 +132,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Choice, Game, Rules
+from ..engine.draft import Draft
 from ..engine.game_setup import resolve_cards, resolve_rules
 from .core import FORFEIT, EnvCore, is_truncation, seat_rewards
 from .render import render_text
@@ -169,21 +170,25 @@ class CcgAECEnv(AECEnv, EzPickle):
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
                  reward_shaping: bool = False, log: bool = False, illegal_action: str = "forfeit",
-                 illegal_reward: float = -0.1) -> None:
+                 illegal_reward: float = -0.1, mode: str = "duel", heroes: Any = None) -> None:
         EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log,
-                          illegal_action, illegal_reward)
+                          illegal_action, illegal_reward, mode, heroes)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
         self.core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward,
-                            log=bool(log) or render_mode is not None)
+                            log=bool(log) or render_mode is not None, mode=mode, heroes=heroes)
         self.rules, self.cards = self.core.rules, self.core.cards
-        self.codec, self.encoder = self.core.codec, self.core.encoder
+        #: the encoder of the whole observation (in draft mode the battle's pieces, then the draft's)
+        self.codec, self.encoder = self.core.codec, self.core.observation_encoder
         self.reward_shaping = bool(reward_shaping)
         self._observation = self.encoder.new_buffer()
-        self._write_observation = self.core.observation_writer(self._observation, exclusive=True)
+        self._write_observation = self.core.observation_writer(self._observation[:self.core.encoder.size],
+                                                               exclusive=True)
+        #: draft mode: the draft of the current episode (the battle starts when it is over)
+        self.draft: Draft | None = None
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.core.size) for a in AGENTS}
@@ -221,14 +226,27 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._seed_source = random.Random(seed)
         self.game_seed = seed
         options = options or {}
-        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self._legal = None
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
+        if self.core.mode == "draft" and options.get("scenario") is None:
+            self.game, self.draft = None, self.core.new_draft(seed)
+            self.infos = {a: {"result": None, "turn": 0, "winner": None, "phase": "draft"} for a in AGENTS}
+            self.agent_selection = AGENTS[self.draft.current]
+            return
+        self.draft = None
+        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self.infos = {a: {"result": None, "turn": self.game.turn, "winner": None} for a in AGENTS}
+        if self.core.mode == "draft":
+            for info in self.infos.values():
+                info["phase"] = "battle"
+        self._start_battle()
+
+    def _start_battle(self) -> None:
+        """The game is dealt: its first player is on turn and the shaping potential starts from it."""
         self._potential = self._health_potential()
         self.agent_selection = AGENTS[self.game.current_player]
 
@@ -240,17 +258,31 @@ class CcgAECEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
-        if self.game is None:
+        draft = self.draft
+        if self.game is None and draft is None:
             raise RuntimeError("observe() before reset(): call reset() to start a game")
+        if self.game is None and draft is not None:
+            return self._observe_draft(agent, draft)
         seat, game = _SEATS[agent], self.game
+        if draft is not None:
+            self.encoder.write_draft(draft, seat, self._observation)
         on_turn = game.state.result is None and game.state.current == seat
         legal = self._legal_now(game) if on_turn else {}
         self._write_observation(game, seat, legal.values() if on_turn else None)
         return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
+    def _observe_draft(self, agent: str, draft: Draft) -> dict[str, np.ndarray]:
+        """During the draft: a zero battle part, the agent's draft pieces, its pick ids if it picks now."""
+        seat = _SEATS[agent]
+        self._write_observation.clear()
+        self.encoder.write_draft(draft, seat, self._observation)
+        picking = not self.terminations[agent] and draft.current == seat
+        legal = self.core.draft_legal(draft) if picking else {}
+        return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
+
     def step(self, action: int | None) -> None:
         """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
-        if self.game is None:
+        if self.game is None and self.draft is None:
             raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             raise RuntimeError("step() after the game is over and every agent is done: call reset() to start "
@@ -263,6 +295,9 @@ class CcgAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
         action_id = self.core.action_id(action)
         game = self.game
+        if game is None:
+            self._step_draft(agent, action_id)
+            return
         if not self.core.play(game, action_id, self._legal_now(game)):
             self._illegal(agent, action_id)
             return
@@ -281,10 +316,29 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def _step_draft(self, agent: str, action_id: int) -> None:
+        """A pick of the draft; after the last one the battle starts with the drafted decks."""
+        draft = self.draft
+        assert draft is not None
+        if not self.core.play_pick(draft, action_id):
+            self._illegal(agent, action_id)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in AGENTS}
+        if not draft.is_over:
+            self.agent_selection = AGENTS[draft.current]
+            return
+        self.game = self.core.battle(draft, self.game_seed if self.game_seed is not None else 0)
+        for info in self.infos.values():
+            info.update(turn=self.game.state.turn, phase="battle")
+        self._start_battle()
+
     def _illegal(self, agent: str, action_id: int) -> None:
         """A masked-out id in range: forfeit, raise or ignore, as ``illegal_action`` says."""
         core = self.core
         if core.illegal_action == "raise":
+            if self.game is None and self.draft is not None:
+                raise ValueError(core.draft_refusal(agent, self.draft, action_id))
             raise ValueError(core.refusal(agent, self.game, action_id))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -296,6 +350,14 @@ class CcgAECEnv(AECEnv, EzPickle):
 
     def _finish(self, agent: str, forfeit: int | None) -> None:
         game = self.game
+        if game is None:  # a forfeit during the draft
+            rewards = seat_rewards(game, forfeit)  # type: ignore[arg-type]  # a forfeit does not read the game
+            for name, reward in zip(AGENTS, rewards):
+                self.infos[name].update(result=FORFEIT, winner=None)
+                self.rewards[name] += reward
+            self.terminations = {name: True for name in AGENTS}
+            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+            return
         state = game.state
         winner = AGENTS[state.winner] if forfeit is None and state.winner is not None else None
         result = FORFEIT if forfeit is not None or state.result is None else state.result.value
@@ -329,7 +391,11 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        if self.game is None:
+        if self.game is None and self.draft is not None:
+            from .draft_env import render_draft
+
+            text = render_draft(self.draft, self.draft.current)
+        elif self.game is None:
             text = "(no game yet: call reset() first)"
         else:
             text = render_text(self.game, AGENTS.index(self.agent_selection), names=AGENTS)

@@ -8,11 +8,16 @@ ids                    meaning                                      decoding
 ``0``                  end turn
 ``1 .. H*T``           play hand slot ``h`` at target slot ``t``    ``h, t = divmod(id - 1, T)``
 ``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
+``draft_offset + k``   draft mode only: pick offered card ``k``     ``k = id - draft_offset``, 0..2
 =====================  ===========================================  =================================
 
 Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
 ``B+2`` enemy hero, ``B+3..2B+2`` enemy minions. Attackers (``A = 1 + B``): ``0`` own hero, ``1..B`` own
 minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Default ``N = 1 + 170 + 64 = 235``.
+
+The draft-pick range is the last range of the layout (after every battle range) and exists only in draft mode
+(``ActionLayout.for_rules(rules, draft=True)``: ``N = 235 + 3 = 238`` by default); the engine's draft
+(:mod:`ccg_env.engine.draft`) is played through it, so one ``Discrete(N)`` serves the draft and the battle.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, Final, SupportsIndex
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
+from ..engine.draft import OFFER_SIZE
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
@@ -56,10 +62,11 @@ class ActionLayout:
 
     max_hand: int
     max_battlefield: int
+    draft_picks: int = 0  # OFFER_SIZE in draft mode, else 0 (no draft range)
 
     @classmethod
-    def for_rules(cls, rules: Rules) -> ActionLayout:
-        return cls(rules.max_hand, rules.max_battlefield)
+    def for_rules(cls, rules: Rules, draft: bool = False) -> ActionLayout:
+        return cls(rules.max_hand, rules.max_battlefield, OFFER_SIZE if draft else 0)
 
     @property
     def target_slots(self) -> int:
@@ -78,8 +85,13 @@ class ActionLayout:
         return 1 + self.max_hand * self.target_slots
 
     @property
-    def size(self) -> int:
+    def draft_offset(self) -> int:
+        """The id of draft pick 0: the first id after every battle range (the last range of the layout)."""
         return self.attack_offset + self.attack_slots * self.attack_slots
+
+    @property
+    def size(self) -> int:
+        return self.draft_offset + self.draft_picks
 
     def describe(self, action_id: int) -> str:
         """Say what an id means in slot terms (no game needed)."""
@@ -87,6 +99,8 @@ class ActionLayout:
             return f"out of range (0..{self.size - 1})"
         if action_id == 0:
             return "end turn"
+        if action_id >= self.draft_offset:
+            return f"draft: pick offered card {action_id - self.draft_offset}"
         if action_id < self.attack_offset:
             hand, target = divmod(action_id - 1, self.target_slots)
             return f"play hand slot {hand} at {self._target_name(target)}"
@@ -164,7 +178,7 @@ class ActionCodec:
 
     def _decode(self, game: Game, action_id: int) -> Choice | None:
         layout = self.layout
-        if not 0 <= action_id < layout.size:
+        if not 0 <= action_id < layout.draft_offset:  # a draft pick is no battle choice
             return None
         if action_id == 0:
             return END_TURN

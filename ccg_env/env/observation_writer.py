@@ -165,6 +165,10 @@ class ObservationWriter:
         self._secrets = False  # whether the secrets piece shows counts
         self._forget()
 
+    def clear(self) -> None:
+        """Zero the buffer and forget what it showed (the next write rewrites every row)."""
+        self._forget()
+
     def _forget(self) -> None:
         """Zero the buffer: no row shows anything."""
         self._raw[:] = self.encoder.zeros
