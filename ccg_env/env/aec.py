@@ -89,6 +89,20 @@ With ``reward_shaping=True`` every step also pays each agent the change of its p
 from 0, ``SHAPING_SCALE = 0.1``); the shaping is zero-sum and telescopes, so a whole game adds at most a
 few tenths to the final reward.
 
+## Draft mode
+
+With ``mode="draft"`` (:mod:`ccg_env.engine.draft`) each episode starts with a draft: ``player_0`` and
+``player_1`` take turns picking one of three offered cards (``player_0`` first in each round) until both decks
+hold ``deck_size`` cards, then the battle starts with the drafted decks and goes on as above. The action space
+gains the draft-pick range at its end (``draft_offset + k``, ``k`` = 0..2, ``draft_offset`` = 235 by default:
+``Discrete(238)``); while drafting, the picking agent's mask holds exactly the offered picks and the other
+agent's is all zeros. The observation is the duel's vector (zeros during the draft) followed by the draft pieces
+of :mod:`ccg_env.env.draft_observation` (in draft, picked, left; hero class; the offer; the deck so far by card
+and by cost); ``env.unwrapped.encoder.view(obs)`` names them. ``infos[agent]["phase"]`` is ``"draft"`` or
+``"battle"``, ``env.unwrapped.draft`` the engine draft. A masked-out id during the draft is handled as
+``illegal_action`` says (a forfeit ends the game before any battle). ``options={"scenario": ...}`` skips the
+draft.
+
 ## Rendering
 
 ``render_mode="ansi"``: ``render()`` returns both boards, the acting player's hand (the enemy hand as a
@@ -111,6 +125,9 @@ engine's action log on.
 | render_mode    | None             | ``"ansi"`` or ``"human"``                                                    |
 | reward_shaping | False            | add the health-difference shaping described above                            |
 | log            | False            | keep the engine's action log (``env.unwrapped.game.log``); slower            |
+| mode           | ``"duel"``       | ``"draft"``: each game starts with a draft of both decks (30 rounds, pick one |
+|                |                  | of three; ``decks`` is not used): see Draft mode below                       |
+| heroes         | None             | draft mode: the seats' hero classes (``["mage", "rogue"]``); None: drawn     |
 
 ``reset()`` without a seed draws the next game seed from a generator seeded by the last seed given, so a
 sequence of resets is reproducible too. ``reset(options={"scenario": {...}})`` starts from a board described

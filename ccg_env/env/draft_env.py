@@ -38,7 +38,8 @@ As every front-end (:mod:`ccg_env.env.core`): an id outside ``Discrete`` raises 
 ## Configuration
 
 The options of ``ccg_env/Duel-v0`` (``opponent``, ``seat``, ``illegal_action``, ``illegal_reward``,
-``normalize_observations``, ``rules``, ``cards``, ``turn_limit``, ``render_mode``) except ``decks``, and:
+``normalize_observations``, ``rules``, ``cards``, ``turn_limit``, ``render_mode``) except ``decks``, with
+``opponent="heuristic"`` by default (it drafts and battles as the heuristic), and:
 
 | argument       | default       | meaning                                                                           |
 |----------------|---------------|-----------------------------------------------------------------------------------|
@@ -207,7 +208,7 @@ class CcgDraftEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, opponent: Any = "random", opponent_draft: Any = "heuristic", seat: str | int = "random",
+    def __init__(self, opponent: Any = "heuristic", opponent_draft: Any = "heuristic", seat: str | int = "random",
                  illegal_action: str = "forfeit", illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, heroes: Any = None,
                  turn_limit: int | None = None, render_mode: str | None = None) -> None:
