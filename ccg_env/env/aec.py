@@ -151,7 +151,7 @@ from pettingzoo.utils import wrappers
 from ..engine import Choice, Game, Rules
 from ..engine.draft import Draft
 from ..engine.game_setup import resolve_cards, resolve_rules
-from .core import FORFEIT, EnvCore, is_truncation, seat_rewards
+from .core import FORFEIT, FORFEIT_REWARD, EnvCore, is_truncation, seat_rewards
 from .render import render_text
 
 __all__ = ["AGENTS", "CcgAECEnv", "env", "raw_env", "resolve_cards", "resolve_rules"]
@@ -368,7 +368,7 @@ class CcgAECEnv(AECEnv, EzPickle):
     def _finish(self, agent: str, forfeit: int | None) -> None:
         game = self.game
         if game is None:  # a forfeit during the draft
-            rewards = seat_rewards(game, forfeit)  # type: ignore[arg-type]  # a forfeit does not read the game
+            rewards = [FORFEIT_REWARD if seat == forfeit else 0.0 for seat in range(len(AGENTS))]
             for name, reward in zip(AGENTS, rewards):
                 self.infos[name].update(result=FORFEIT, winner=None)
                 self.rewards[name] += reward

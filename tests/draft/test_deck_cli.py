@@ -4,7 +4,7 @@
 import pytest
 
 from ccg_env import cli
-from ccg_env.engine import CardClass
+from ccg_env.engine import CardClass, default_cards
 
 DECK = """name: Test
 hero: {hero}
@@ -20,9 +20,9 @@ def write(tmp_path, cards, hero="neutral", name="deck.yaml"):
     return path
 
 
-FIFTEEN = ["wisp", "goldshire_footman", "bloodfen_raptor", "river_crocolisk", "knife_juggler", "wolfrider",
-           "magma_rager", "chillwind_yeti", "boulderfist_ogre", "core_hound", "elven_archer", "acidic_swamp_ooze",
-           "shattered_sun_cleric", "fireball", "frostbolt"]
+#: fifteen neutral collectible cards (whatever class cards the set holds): two of each make a legal neutral deck
+FIFTEEN = sorted(card.id for card in default_cards().values()
+                 if card.collectible and card.card_class is CardClass.NEUTRAL)[:15]
 
 
 def test_validate_prints_ok_and_a_summary(tmp_path, capsys):
@@ -30,11 +30,12 @@ def test_validate_prints_ok_and_a_summary(tmp_path, capsys):
     assert cli.main(["deck", "validate", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"OK {path}: deck 'Test', hero neutral, 30 cards (15 distinct)") and "curve 0:" in out
+    assert cli.main(["deck", "validate", "configs/decks/aggro.yaml"]) == 0  # a packaged deck
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"wisp": 3}, "deck 'Test', field 'cards.wisp': 3 copies, the rules allow at most 2"),
-    ({"wisp": 1}, "has 29 cards, the rules want exactly 30"),
+    ({FIFTEEN[0]: 3}, f"deck 'Test', field 'cards.{FIFTEEN[0]}': 3 copies, the rules allow at most 2"),
+    ({FIFTEEN[0]: 1}, "has 29 cards, the rules want exactly 30"),
     ({"no_such_card": 1}, "field 'cards.no_such_card': unknown card id 'no_such_card'"),
 ])
 def test_validate_names_file_deck_and_card_and_exits_1(change, message, tmp_path, capsys):
@@ -45,8 +46,6 @@ def test_validate_names_file_deck_and_card_and_exits_1(change, message, tmp_path
 
 
 def test_validate_enforces_the_class(tmp_path, capsys, monkeypatch):
-    from ccg_env.engine import default_cards
-
     class_cards = [c for c in default_cards().values() if c.collectible and c.card_class is not CardClass.NEUTRAL]
     if not class_cards:  # class cards come with another piece of issue 21: a bad hero name is refused meanwhile
         path = write(tmp_path, {card: 2 for card in FIFTEEN}, hero="druid")
