@@ -27,6 +27,14 @@ the number of workers.
 The report (see :mod:`agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
 and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
 
+``mode="draft"`` plays draft matches (``ccg-env arena --mode draft``): each game starts with a draft from the game's
+seed (:mod:`ccg_env.engine.draft`), each agent drafting its seat's deck with its draft strategy, then the battle
+with the drafted decks; the deal is then just the seed (the same draft offers for each seat, from both seats) and
+the deck splits are by the hero class each agent drafted for. An agent's draft strategy is the spec's ``draft=``
+option (``"heuristic:draft=random"``: drafts at random, battles as the heuristic; ``draft=heuristic``,
+``draft=random`` or ``draft=PATH`` for a model trained on ``ccg_env/Draft-v0``), else the agent itself when it
+drafts (the heuristic, random and learned agents), else the heuristic drafter (:mod:`agents.draft`).
+
 ``save_games=K`` also writes the first ``K`` games of every pair as replay files (the format of
 :mod:`ccg_env.viewer.replay`, which ``ccg-env view`` and ``ccg-env replay`` open) into
 ``<out_dir>/games/<A>-vs-<B>/game_<k>.json``, ``k`` numbering the pair's games as above; each file records the
@@ -165,6 +173,32 @@ def build_agent(spec: Any) -> Agent:
     return make_agent(spec)
 
 
+def build_drafting_agent(spec: Any) -> Agent:
+    """Draft mode's agent for a spec: its ``draft=`` option (a drafter name or a model path) drafts, the rest of the
+    spec battles; without ``draft=``, the agent drafts itself if it can, else the heuristic drafter drafts for it.
+    """
+    from .draft import DraftingAgent, HeuristicDrafter, drafts_itself
+
+    if not isinstance(spec, str):
+        agent = make_agent(spec)
+        return agent if drafts_itself(agent) else DraftingAgent(agent, HeuristicDrafter())
+    name, kwargs = parse_agent_spec(spec)
+    draft_spec = kwargs.pop("draft", None)
+    rest = ",".join(f"{key}={value}" for key, value in kwargs.items())
+    battler = build_agent(f"{name}:{rest}" if rest else name)
+    if draft_spec is None:
+        drafter = battler if drafts_itself(battler) else HeuristicDrafter()
+    else:
+        text = str(draft_spec)
+        drafter = build_agent(f"learned:path={text}" if text.endswith((".ccgmodel", ".zip")) else text)
+        if not drafts_itself(drafter):
+            raise ValueError(f"agent spec {spec!r}: draft={text} names an agent that does not draft "
+                             f"(drafters: random, heuristic, or a model file trained on ccg_env/Draft-v0)")
+    agent = DraftingAgent(battler, drafter) if drafter is not battler else battler
+    agent.name = spec
+    return agent
+
+
 def _unique_names(agents: list[Agent]) -> list[str]:
     names: list[str] = []
     for agent in agents:
@@ -262,7 +296,8 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
                  pool: Sequence[Deck] = (), saves: dict[int, tuple[str, dict[str, Any]]] | None = None) -> None:
-    agents = [build_agent(spec) for spec in specs]
+    build = build_drafting_agent if runner_kwargs.get("mode") == "draft" else build_agent
+    agents = [build(spec) for spec in specs]
     for agent, name in zip(agents, names):
         agent.name = name
     _WORKER["agents"] = agents
@@ -338,7 +373,7 @@ def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool) -> I
 def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 0, workers: int = 2,
                    out_dir: str | None = None, *, progress: bool = True, rules: Any = None, cards: Any = None,
                    decks: Sequence[Any] | None = None, save_games: int = 0,
-                   sources: dict[str, Any] | None = None) -> TournamentResult:
+                   sources: dict[str, Any] | None = None, mode: str = "duel") -> TournamentResult:
     """Play a seeded round-robin over a deck pool and return its results (also saved to ``out_dir`` when given).
 
     Args:
@@ -356,6 +391,8 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
             (see the module docstring); 0 writes none and records no choices.
         sources: the ``--cards`` / ``--rules`` files the games are played with, recorded in those replays as
             ``ccg-env play --save`` does (:attr:`ccg_env.data_options.GameData.sources`).
+        mode: ``"duel"`` (default) or ``"draft"``: draft matches (see the module documentation; no deck pool and
+            no sample games).
 
     Raises:
         ValueError: fewer than two agents, an unknown agent or deck, an empty pool, a deck given twice, or
@@ -370,6 +407,11 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
         raise ValueError(f"save_games must be a whole number of at least 0, got {save_games!r}")
     if save_games and out_dir is None:
         raise ValueError("save_games needs out_dir: the replay files go into out_dir/games/")
+    if mode not in ("duel", "draft"):
+        raise ValueError(f"mode: expected 'duel' or 'draft', got {mode!r}")
+    if mode == "draft":
+        return _draft_tournament(agents, games_per_pair, seed, workers, out_dir, progress, rules, cards, decks,
+                                 save_games)
     pool = resolve_pool(decks, rules, cards)
     names = _unique_names([build_agent(spec) for spec in agents])
     full = schedule(len(names), games_per_pair, seed, len(pool))
@@ -386,6 +428,28 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
               "save_games": save_games}
     result = TournamentResult(names, [records[t.game] for t in full], [(t.seat0, t.seat1) for t in full], config,
                               list(labels), [path for _, (path, _) in sorted(saves.items())])
+    if out_dir is not None:
+        result.save(out_dir)
+    return result
+
+
+def _draft_tournament(agents: Sequence[Any], games_per_pair: int, seed: int, workers: int, out_dir: str | None,
+                      progress: bool, rules: Any, cards: Any, decks: Any, save_games: int) -> TournamentResult:
+    """Draft matches: every deal is a seed whose draft each pair plays from both seats (module documentation)."""
+    if decks is not None:
+        raise ValueError("draft mode drafts every deck: a deck pool (decks) cannot be given")
+    if save_games:
+        raise ValueError("draft mode does not save sample games (a replay file names its decks, and drafted decks "
+                         "have no file)")
+    names = _unique_names([build_drafting_agent(spec) for spec in agents])
+    full = schedule(len(names), games_per_pair, seed, 1)
+    init_args = (list(agents), names, {"rules": rules, "cards": cards, "mode": "draft"}, [], {})
+    records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
+    whole, extra = divmod(games_per_pair, 2)
+    config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "mode": "draft",
+              "balance": f"{games_per_pair} games per pair: {whole} drafts (seeds {seed}..{seed + whole - 1 + extra}) "
+                         f"each played from both seats" + (", the last from one seat only" if extra else "")}
+    result = TournamentResult(names, [records[t.game] for t in full], [(t.seat0, t.seat1) for t in full], config)
     if out_dir is not None:
         result.save(out_dir)
     return result

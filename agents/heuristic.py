@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from ccg_env.engine.attacks import attacks_per_turn
 from ccg_env.engine.choices import END_TURN, ChoiceKind
+from ccg_env.engine.draft import DraftView
 from ccg_env.engine.vocabulary import CardType, EffectKind, Selector
 
+from .draft import heuristic_pick
 from .evaluation import (
     FREEZE, POISONOUS, TAUNT, battlecries, can_kill, chosen_effect, face_damage, minion_value,
 )
@@ -80,11 +82,17 @@ class HeuristicAgent:
     def __init__(self, name: str = "heuristic") -> None:
         self.name = name
 
-    def act(self, observation: Any, action_mask: np.ndarray, view: GameView | None = None) -> int:
-        """Return the action id of :func:`choose`'s pick."""
+    def act(self, observation: Any, action_mask: np.ndarray, view: GameView | DraftView | None = None) -> int:
+        """Return the action id of :func:`choose`'s pick (in a draft, of :meth:`draft_pick`'s)."""
         if view is None:
             raise ValueError(f"{type(self).__name__} reads the game through a GameView; act() got view=None")
+        if isinstance(view, DraftView):
+            return view.action_id(self.draft_pick(view))
         return view.action_ids([choose(view)])[0]
+
+    def draft_pick(self, view: DraftView) -> int:
+        """The offered card to draft: the best by card value and mana curve (:func:`agents.draft.heuristic_pick`)."""
+        return heuristic_pick(view)
 
     def choose_from_view(self, view: GameView) -> Choice:
         """The engine choice :meth:`act` would pick, for callers holding the game (env opponents): no

@@ -46,6 +46,9 @@ class LearnedAgent:
             files from a source you trust.
     """
 
+    #: drafts too, from the draft-mode observation and mask, when its model was trained on ``ccg_env/Draft-v0``
+    can_draft = True
+
     def __init__(self, path: str | Path | None = None, deterministic: bool = True, normalize: bool | None = None,
                  device: str = "cpu", name: str | None = None, cards: Any = None, trust: bool = False) -> None:
         self.path = checked_model_path(DEFAULT_MODEL if path is None else path, trust)
@@ -113,9 +116,12 @@ class LearnedAgent:
 
     def _scale(self, rules: Any, size: int) -> np.ndarray:
         """The observation scale of ``rules`` (None: the packaged rules) and the agent's card set."""
-        scale = self._scales.get(rules)
+        scale = self._scales.get((rules, size))
         if scale is None:
-            scale = self._scales[rules] = observation_scale(rules, self.cards)
+            scale = observation_scale(rules, self.cards)
+            if scale.size != size:  # a draft-mode observation: the battle's pieces, then the draft's
+                scale = observation_scale(rules, self.cards, draft=True)
+            self._scales[(rules, size)] = scale
         if scale.size != size:
             raise ValueError(f"LearnedAgent {self.name!r}: the observation has {size} entries but the rules and "
                              f"card set the agent scales with give {scale.size}; pass the game's card set as "
@@ -140,9 +146,13 @@ def checked_model_path(path: str | Path, trust: bool) -> Path:
     return found
 
 
-def observation_scale(rules: Any = None, cards: Any = None) -> np.ndarray:
-    """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged."""
+def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False) -> np.ndarray:
+    """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged.
+    ``draft``: the scale of the draft mode's observation (:class:`ccg_env.env.draft_observation.DraftEncoder`)."""
     from ccg_env.engine.game_setup import resolve_cards, resolve_rules
+    from ccg_env.env.draft_observation import DraftEncoder
     from ccg_env.env.observation import ObservationEncoder
 
-    return ObservationEncoder(resolve_rules(rules), resolve_cards(cards)).scale
+    rules, cards = resolve_rules(rules), resolve_cards(cards)
+    battle = ObservationEncoder(rules, cards)
+    return DraftEncoder(battle, rules, cards).scale if draft else battle.scale

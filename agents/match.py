@@ -11,7 +11,9 @@ import numpy as np
 from ccg_env.engine import Deck, Game, IllegalActionError, Rules
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.game_setup import DEFAULT_DECKS
+from ccg_env.engine.draft import Draft
 from ccg_env.env.core import EnvCore
+from ccg_env.env.draft_play import agent_pick
 from ccg_env.engine.view import GameView
 
 if TYPE_CHECKING:
@@ -55,14 +57,19 @@ class MatchRunner:
         rules, cards: as the envs' options (None: the packaged ones).
         decks: the deck pair of every game (None: the defaults), or ``"random"`` (drawn with each game's seed);
             :meth:`play` and :meth:`new_game` also take a pair for one game.
+        mode: ``"draft"``: each game (without a given game or decks) starts with a draft of both decks from the
+            game's seed, each agent drafting its seat's deck (:mod:`ccg_env.env.draft_play`), and agents get the
+            draft mode's observation in both phases.
     """
 
     def __init__(self, rules: Rules | None = None, cards: CardSet | None = None,
-                 decks: Sequence[Any] | str | None = None) -> None:
-        self.core = EnvCore(rules, cards, decks, illegal_action="raise")
+                 decks: Sequence[Any] | str | None = None, mode: str = "duel") -> None:
+        self.core = EnvCore(rules, cards, decks, illegal_action="raise", mode=mode)
         self.rules, self.cards, self.decks = self.core.rules, self.core.cards, decks
         self.encoder, self.codec = self.core.encoder, self.core.codec
-        self._observation = self.encoder.new_buffer()
+        self.draft: Draft | None = None  # draft mode: the draft of the game being played
+        self._observation = self.core.observation_encoder.new_buffer()
+        self._write_observation = self.core.observation_writer(self._observation[:self.encoder.size])
         self._mask = np.zeros(self.core.size, dtype=np.int8)
         self._write_mask = self.core.mask_writer(self._mask)
 
@@ -81,9 +88,12 @@ class MatchRunner:
         Raises:
             IllegalActionError: an agent picked an action outside its mask (named in the message).
         """
-        game = game if game is not None else self.new_game(seed, decks=decks)
         for seat, agent in enumerate(agents):
             agent.reset(seed=seed * 2 + seat)
+        self.draft = None
+        if game is None and decks is None and self.core.mode == "draft":
+            game = self.draft_game(agents, seed)
+        game = game if game is not None else self.new_game(seed, decks=decks)
         decisions = 0
         while not game.is_over:
             if decisions >= MAX_DECISIONS:
@@ -93,6 +103,10 @@ class MatchRunner:
                 choices.append(choice)
             decisions += 1
         result = game.result.value if game.result is not None else "unfinished"
+        if self.draft is not None:  # decks named by the hero class they were drafted for
+            deck0, deck1 = (f"{side.hero.value}-draft" for side in self.draft.sides)
+            return GameRecord(_name(agents[0]), _name(agents[1]), seed, game.winner, result, game.turn, decisions,
+                              deck0, deck1)
         dealt = decks if decks is not None else self.decks
         if dealt is None or isinstance(dealt, str):  # the packaged pair, or "random": the pair the core dealt
             dealt = DEFAULT_DECKS if dealt is None else self.core.decks_for(seed)
@@ -100,11 +114,26 @@ class MatchRunner:
         return GameRecord(_name(agents[0]), _name(agents[1]), seed, game.winner, result, game.turn, decisions,
                           deck0, deck1)
 
+    def draft_game(self, agents: Sequence[Agent], seed: int) -> Game:
+        """Draft mode: both agents draft (seat ``i`` by ``agents[i]``) from the seed, then the battle is dealt.
+
+        Raises:
+            ValueError: an agent picked a card that is not offered (named in the message).
+        """
+        draft = self.draft = self.core.new_draft(seed)
+        while not draft.is_over:
+            seat = draft.current
+            draft.pick(agent_pick(agents[seat], self.core, draft, seat, self._observation))
+        return self.core.battle(draft, seed)
+
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
         player = game.current_player
         legal = self.core.legal(game)
-        self.encoder.encode(game, player, self._observation, legal.values())
+        self._write_observation(game, player, legal.values())
+        draft_encoder = self.core.draft_encoder
+        if draft_encoder is not None and self.draft is not None:
+            draft_encoder.write_draft(self.draft, player, self._observation)
         self._write_mask(legal)
         action = int(agent.act(self._observation, self._mask, GameView(game, player, self.codec)))
         choice = legal.get(action)

@@ -11,6 +11,9 @@ import numpy as np
 class RandomAgent:
     """Uniform over the action mask; ``reset(seed)`` makes its picks reproducible."""
 
+    #: drafts too: its ``act`` picks uniformly among the offered cards (the draft mask)
+    can_draft = True
+
     def __init__(self, seed: int | None = None, name: str = "random") -> None:
         self.name = name
         self._rng = random.Random(seed)

@@ -161,6 +161,9 @@ def _deck_lines(result: TournamentResult) -> list[str]:
 def _protocol_lines(result: TournamentResult) -> list[str]:
     if "balance" not in result.config:
         return []
+    if result.config.get("mode") == "draft":
+        return ["draft mode: each agent drafts its deck (hero class drawn per seat), then battles; the deck split "
+                "is by the class A drafted for", f"schedule: {result.config['balance']}"]
     return [f"deck pool: {', '.join(result.decks)} (decks dealt independently of seats; each deal from both seats)",
             f"schedule: {result.config['balance']}"]
 

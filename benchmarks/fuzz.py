@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/fuzz.py --actions 1000000 --seed 0 --workers 2
     python benchmarks/fuzz.py --cards random --actions 100000   # randomly generated card definitions
+    python benchmarks/fuzz.py --mode draft --actions 300000     # random drafts, then random battles
     python benchmarks/fuzz.py --replay fuzz-failures/1234.json
 
 With ``--cards random`` every game plays its own card set, generated from the seed over the whole card
@@ -11,6 +12,15 @@ vocabulary (every card type, trigger, effect, selector, mark, filter and keyword
 that loop on purpose), with random decks of it, in random play: a user's cards must not crash or hang the
 engine. Each ``apply`` is bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and
 set off at most the action system's ``MAX_ACTIONS_PER_ROOT`` actions; looping games end as ``loop``.
+
+With ``--mode draft`` every game starts with a draft (:mod:`ccg_env.engine.draft`) from its seed: both seats pick
+at random (hero classes drawn from the seed), every pick counted as an action, and after each pick the fuzzer
+checks that the offer holds up to three distinct cards the seat's deck may take (collectible, neutral or its class,
+below the copy limit), that the env core's draft mask is exactly the offered picks and, at sampled positions,
+that every one of the ``N`` ids is accepted by ``play_pick`` on a clone exactly when masked and that a clone deals
+the same next offers; at the end both decks must load through the deck rules (``parse_deck``: size, copies,
+class). The battle with the drafted decks is then played at random with every check below. A failure file of a
+draft game replays the draft from the seed, then its battle choices.
 
 After every action the fuzzer checks:
 
@@ -83,6 +93,7 @@ class FuzzConfig:
     max_steps: int = 20_000  # a game longer than this never ends: a failure
     out_dir: str | None = str(DEFAULT_OUT)  # None: do not write failure files
     cards: str = "packaged"  # "packaged" decks and cards, or "random" card definitions per game
+    mode: str = "duel"  # "duel" (given decks) or "draft" (random drafts, then random battles)
 
 
 class FuzzFailure(AssertionError):
@@ -116,9 +127,15 @@ class GamePlan:
     #: every hero power is fuzzed; a class deck keeps its own hero
     heroes: tuple[str, str] = ("neutral", "neutral")
 
-    def new_game(self) -> Game:
-        """The game this plan starts from."""
-        rules = dataclasses.replace(Rules.load(), **RULE_VARIANTS[self.rules])
+    @property
+    def game_rules(self) -> Rules:
+        return dataclasses.replace(Rules.load(), **RULE_VARIANTS[self.rules])
+
+    def new_game(self, decks: Any = None) -> Game:
+        """The game this plan starts from (with ``decks``, the drafted pair, in draft mode)."""
+        rules = self.game_rules
+        if decks is not None:
+            return Game.new(seed=self.seed, decks=list(decks), rules=rules, log=self.log)
         if self.cards == "random":
             cards = random_card_set(self.seed)
             return Game.new(seed=self.seed, decks=random_decks(self.seed, cards), rules=rules, cards=cards,
@@ -129,13 +146,17 @@ class GamePlan:
         return Game.new(seed=self.seed, decks=decks, rules=rules, log=self.log)
 
 
-def plan_game(seed: int, cards: str = "packaged") -> GamePlan:
+def plan_game(seed: int, cards: str = "packaged", mode: str = "duel") -> GamePlan:
     """Pick the decks, policy, logging and rules of game ``seed`` (odd seeds play the heuristic).
 
-    Games of random cards play random choices (the heuristic is not what they test) and log every other game.
+    Games of random cards play random choices (the heuristic is not what they test) and log every other game;
+    so do draft games, whose decks are drafted at random from the seed.
     """
     names = sorted(default_deck_paths())
     rng = random.Random(seed)
+    if mode == "draft":
+        return GamePlan(seed, ("draft", "draft"), "random", log=seed % 2 == 0,
+                        rules="tight" if seed % 5 == 4 else "default")
     if cards == "random":
         return GamePlan(seed, ("random", "random"), "random", log=seed % 2 == 0,
                         rules="tight" if seed % 5 == 4 else "default", cards="random")
@@ -357,6 +378,8 @@ class CheckCounts:
 
     exhaustive: int = 0
     round_trips: int = 0
+    draft_picks: int = 0  # draft mode: picks made (counted as actions)
+    draft_exhaustive: int = 0  # draft positions where every id was tried
     restores: int = 0
     loops: int = 0  # games the engine ended as loops (Result.LOOP)
     slowest_apply_ms: float = 0.0  # the longest single apply (a maximum, not a count)
@@ -496,8 +519,13 @@ def play(plan: GamePlan, config: FuzzConfig, taken: list[Choice],
 
     ``taken`` receives each choice before it is applied, so a failure leaves the reproducing list there.
     """
-    game = plan.new_game()
+    drafted = None
+    if plan.decks == ("draft", "draft"):
+        drafted, picks, draft_exhaustive = fuzz_draft(plan, config)
+    game = plan.new_game(drafted)
     checker = StepChecker(game, plan.seed, config)
+    if drafted is not None:
+        checker.counts.draft_picks, checker.counts.draft_exhaustive = picks, draft_exhaustive
     game = checker.check(game)
     policy = make_policy(plan, checker.codec) if choices is None else None
     while not game.is_over:
@@ -545,7 +573,7 @@ def bounded_apply(game: Game, choice: Choice, counts: CheckCounts) -> None:
 
 def fuzz_game(seed: int, config: FuzzConfig) -> GameOutcome:
     """Play one seeded game with every check; on a failure write the reproducing file."""
-    plan = plan_game(seed, config.cards)
+    plan = plan_game(seed, config.cards, config.mode)
     policy = plan.policy if plan.policy == "random" else heuristic_name()
     taken: list[Choice] = []
     try:
@@ -554,7 +582,76 @@ def fuzz_game(seed: int, config: FuzzConfig) -> GameOutcome:
         message = f"{type(exc).__name__}: {exc}"
         path = write_failure(plan, taken, message, config) if config.out_dir else None
         return GameOutcome(seed, policy, len(taken), None, CheckCounts(), message, path)
-    return GameOutcome(seed, policy, len(taken), game.result.value, counts)
+    return GameOutcome(seed, policy, len(taken) + counts.draft_picks, game.result.value, counts)
+
+
+def fuzz_draft(plan: GamePlan, config: FuzzConfig) -> tuple[tuple[Deck, Deck], int, int]:
+    """Draft both decks of ``plan`` at random with the draft checks (module documentation); return the decks,
+    the picks and the positions where every id was tried."""
+    from ccg_env.engine.decks import parse_deck
+    from ccg_env.engine.vocabulary import CardClass
+    from ccg_env.env.core import EnvCore
+
+    core = EnvCore(rules=plan.game_rules, mode="draft")
+    draft, rng, picks, exhaustive = core.new_draft(plan.seed), random.Random(plan.seed ^ 0xD4AF), 0, 0
+    while not draft.is_over:
+        check_offer(draft, core)
+        if rng.random() < config.exhaustive_rate * 5:
+            check_every_pick(draft, core)
+            exhaustive += 1
+        draft.pick(rng.randrange(len(draft.legal_picks())))
+        picks += 1
+    if core.draft_legal(draft):
+        raise FuzzFailure("draft-over", "a finished draft still has legal picks")
+    decks = draft.decks()
+    for deck in decks:
+        counts: dict[str, int] = {}
+        for card_id in deck.cards:
+            counts[card_id] = counts.get(card_id, 0) + 1
+        try:
+            parse_deck({"name": deck.name, "hero": deck.hero.value, "cards": counts}, core.cards, core.rules,
+                       source="<drafted>")
+        except ValueError as exc:
+            raise FuzzFailure("draft-deck", f"a drafted deck breaks the deck rules: {exc}") from None
+        if deck.hero is CardClass.NEUTRAL:
+            raise FuzzFailure("draft-deck", "a drawn hero class is neutral")
+    return decks, picks, exhaustive
+
+
+def check_offer(draft: Any, core: Any) -> None:
+    """The offer of the seat picking now: 1-3 distinct cards its deck may take; the mask is exactly its picks."""
+    from ccg_env.engine.draft import OFFER_SIZE
+    from ccg_env.engine.vocabulary import CardClass
+
+    side = draft.sides[draft.current]
+    offer = side.offer
+    if not 1 <= len(offer) <= OFFER_SIZE or len(set(offer)) != len(offer):
+        raise FuzzFailure("draft-offer", f"offer {offer} is not 1-{OFFER_SIZE} distinct cards")
+    for card_id in offer:
+        card = core.cards[card_id]
+        if not card.collectible or card.card_class not in (CardClass.NEUTRAL, side.hero):
+            raise FuzzFailure("draft-offer", f"{card_id} ({card.card_class.value}) offered to a {side.hero.value}")
+        if side.counts.get(card_id, 0) >= core.rules.max_copies:
+            raise FuzzFailure("draft-offer", f"{card_id} offered at the copy limit")
+    offset = core.codec.layout.draft_offset
+    if sorted(core.draft_legal(draft)) != [offset + k for k in range(len(offer))]:
+        raise FuzzFailure("draft-mask", f"draft mask {sorted(core.draft_legal(draft))} != the offer's picks")
+
+
+def check_every_pick(draft: Any, core: Any) -> None:
+    """Every id: ``play_pick`` on a clone accepts exactly the masked ones; a clone deals the same next offer."""
+    legal = core.draft_legal(draft)
+    for action_id in range(core.size):
+        copy = draft.clone()
+        if core.play_pick(copy, action_id) != (action_id in legal):
+            raise FuzzFailure("draft-mask", f"id {action_id}: masked {action_id in legal} but play_pick disagrees")
+        if action_id in legal:
+            again = draft.clone()
+            again.pick(legal[action_id])
+            if [s.offer for s in again.sides] != [s.offer for s in copy.sides]:
+                raise FuzzFailure("draft-clone", "two clones dealt different offers after the same pick")
+        elif [s.picks for s in copy.sides] != [s.picks for s in draft.sides]:
+            raise FuzzFailure("draft-refusal", f"a refused id {action_id} changed the draft")
 
 
 def write_failure(plan: GamePlan, taken: list[Choice], message: str, config: FuzzConfig) -> str:
@@ -611,12 +708,12 @@ class Totals:
     slowest_apply_ms: float = 0.0
     most_actions: int = 0
 
-    def add(self, outcome: GameOutcome, cards: str = "packaged") -> None:
+    def add(self, outcome: GameOutcome, cards: str = "packaged", mode: str = "duel") -> None:
         self.games += 1
         self.actions += outcome.steps
         self.results[outcome.result or "failed"] += 1
         self.policies[outcome.policy] += 1
-        plan = plan_game(outcome.seed, cards)
+        plan = plan_game(outcome.seed, cards, mode)
         self.rules[plan.rules] += 1
         self.deck_pairs.add(plan.decks)
         counts = asdict(outcome.counts)
@@ -647,7 +744,7 @@ def run(actions: int, seed: int, workers: int, config: FuzzConfig, chunk: int = 
         for outcomes in results:
             before = totals.actions
             for outcome in outcomes:
-                totals.add(outcome, config.cards)
+                totals.add(outcome, config.cards, config.mode)
             bar.update(totals.actions - before)
             bar.set_postfix(failures=len(totals.failures))
             if totals.actions >= actions:
@@ -666,7 +763,9 @@ def report(totals: Totals, seconds: float) -> str:
              f"results: {dict(totals.results)}", f"policies: {dict(totals.policies)}",
              f"rules: {dict(totals.rules)}",
              f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}"
-             if totals.deck_pairs != {("random", "random")} else "cards: a generated card set and decks per game",
+             if totals.deck_pairs not in ({("random", "random")}, {("draft", "draft")})
+             else "decks: drafted per game" if totals.deck_pairs == {("draft", "draft")}
+             else "cards: a generated card set and decks per game",
              f"sampled checks: {dict(totals.checks)}",
              f"slowest apply: {totals.slowest_apply_ms:.1f} ms; most actions set off by one apply (logged games): "
              f"{totals.most_actions:,} (bound {MAX_ACTIONS_PER_ROOT:,})",
@@ -687,6 +786,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of positions checked through to_json/from_json and clone()")
     parser.add_argument("--cards", choices=("packaged", "random"), default="packaged",
                         help="play the packaged decks, or a randomly generated card set and decks per game")
+    parser.add_argument("--mode", choices=("duel", "draft"), default="duel",
+                        help="duel: play given decks; draft: random drafts (picks counted as actions), then "
+                             "random battles with the drafted decks")
     parser.add_argument("--no-progress", action="store_true", help="no tqdm bar")
     parser.add_argument("--replay", metavar="FILE", help="replay one failure file and exit")
     args = parser.parse_args(argv)
@@ -694,9 +796,13 @@ def main(argv: list[str] | None = None) -> int:
         game = replay(args.replay)
         print(f"replayed {args.replay} without a failure: {game!r}")
         return 0
-    config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out, cards=args.cards)
+    if args.mode == "draft" and args.cards == "random":
+        parser.error("--mode draft drafts from the packaged cards: leave out --cards random")
+    config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out, cards=args.cards,
+                        mode=args.mode)
     print(f"engine build: {ENGINE_BUILD}")
-    players = "random play" if args.cards == "random" else f"random and {heuristic_name()} play"
+    players = ("random drafts, then random play" if args.mode == "draft" else "random play"
+               if args.cards == "random" else f"random and {heuristic_name()} play")
     print(f"fuzzing {args.actions:,} actions from seed {args.seed} with {args.workers} worker(s), "
           f"cards: {args.cards}, {players}")
     start = time.perf_counter()

@@ -1,6 +1,7 @@
 """The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks, replays and model files.
 
-``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
+``ccg-env deck validate FILE`` and ``ccg-env deck build --hero CLASS --strategy curve|aggro|control`` check and build
+constructed decks. ``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
 heuristic and search agents (search at a small budget) over every ordered pair of the packaged decks, each deal
 played from both seats, that prints the win-rate table with its seat and deck splits and the ratings, and
 saves JSON, CSV and plots. Run ``ccg-env <command> --help`` for each command's options.
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_view(commands)
     _add_serve(commands)
     _add_model(commands)
+    _add_deck(commands)
     return parser
 
 
@@ -115,6 +117,11 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--save-games", type=non_negative_int, default=0, metavar="K",
                        help="also write the first K games of every pair as replay files (for 'ccg-env view' and "
                             "'ccg-env replay') into OUT_DIR/games/A-vs-B/game_<k>.json")
+    arena.add_argument("--mode", choices=("duel", "draft"), default="duel",
+                       help="duel: the deck pool's decks; draft: each agent drafts its deck (30 picks of one of "
+                            "three cards, from the game's seed) with its draft strategy, then battles (a spec's "
+                            "draft=random|heuristic|MODEL option sets the strategy; default the agent's own, or the "
+                            "heuristic's)")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
     add_data_options(arena, decks=False)  # --decks above: a pool of decks, not a pair
@@ -222,6 +229,32 @@ def _add_model(commands: argparse._SubParsersAction) -> None:
     inspect.add_argument("path", help="the .ccgmodel file")
 
 
+def _add_deck(commands: argparse._SubParsersAction) -> None:
+    from ccg_env.engine.vocabulary import CardClass
+
+    deck = _command(commands, "deck", "Constructed decks: check a deck file against the cards and rules, or build "
+                                      "a legal deck for a hero class.")
+    actions = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    validate = actions.add_parser("validate", help="check a deck file (size, copies, collectible, class); print OK "
+                                                   "and a summary, or the error naming file, deck and card (exit 1)",
+                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    validate.add_argument("file", metavar="FILE", help="the deck YAML file")
+    add_data_options(validate, decks=False)
+    build = actions.add_parser("build", help="write a legal deck YAML for a hero class, built by card value and a "
+                                             "strategy's mana curve (agents/draft.py)",
+                               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    build.add_argument("--hero", required=True, choices=[c.value for c in CardClass],
+                       help="the deck's hero class (neutral: neutral cards only)")
+    build.add_argument("--strategy", choices=("curve", "aggro", "control"), default="curve",
+                       help="curve: a balanced mana curve; aggro: cheap cards, charge and burn; control: taunt, "
+                            "removal, healing and a higher curve")
+    build.add_argument("--seed", type=non_negative_int, default=None,
+                       help="jitter the card scores with this seed for a different deck (default: none)")
+    build.add_argument("--name", default=None, help="the deck's name (default: HERO_STRATEGY)")
+    build.add_argument("--out", metavar="FILE", default=None, help="write the deck here (default: print it)")
+    add_data_options(build, decks=False)
+
+
 def with_trust(specs: Sequence[str]) -> list[str]:
     """``--trust-model``: add ``trust=true`` to every agent spec whose agent takes a ``trust`` option."""
     import inspect
@@ -244,11 +277,26 @@ def with_trust(specs: Sequence[str]) -> list[str]:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    from agents.arena import balance_note, build_agent, cycle_games, resolve_pool, run_tournament
+    from agents.arena import (balance_note, build_agent, build_drafting_agent, cycle_games, resolve_pool,
+                              run_tournament)
     from agents.report import OUTPUT_FILES
 
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
+    if args.mode == "draft":
+        if args.decks or args.save_games:
+            raise ValueError("--mode draft drafts every deck and saves no sample games: leave out --decks and "
+                             "--save-games")
+        data = load_game_data(args.cards, None, args.rules)
+        agents = with_trust(args.agents) if args.trust_model else list(args.agents)
+        for spec in agents:
+            build_drafting_agent(spec)
+        result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
+                                out_dir=args.out_dir, progress=not args.no_progress, rules=data.rules,
+                                cards=data.cards, mode="draft")
+        print(result.table())
+        print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
+        return 0
     check_deck_names(args.decks)
     data = load_game_data(args.cards, None, args.rules)  # arena's --decks is a pool, checked next
     # a bad deck file or a deck given twice stops here, before any game
@@ -421,8 +469,71 @@ def run_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_deck(args: argparse.Namespace) -> int:
+    from ccg_env.engine import DataError
+
+    if args.deck_command == "validate":
+        try:
+            data = load_game_data(args.cards, None, args.rules)
+            print(validate_deck_file(args.file, data))
+        except (DataError, ValueError, OSError) as error:
+            print(f"ccg-env deck validate: error: {error_message(error)}", file=sys.stderr)
+            return 1
+        return 0
+    return _build_deck(args)
+
+
+def validate_deck_file(path: str, data: GameData) -> str:
+    """Load a deck file against the rules and cards of ``data``; return the OK line with its summary.
+
+    Raises:
+        DataError: the deck breaks a rule (the message names the file, the deck and the card or field).
+    """
+    from ccg_env.engine import Rules, default_cards, load_deck
+
+    cards = data.cards if data.cards is not None else default_cards()
+    rules = data.rules if data.rules is not None else Rules.load()
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no such deck file")
+    deck = load_deck(path, cards, rules)
+    return f"OK {path}: {deck_summary(deck, cards)}"
+
+
+def deck_summary(deck, cards) -> str:
+    """One line: name, hero, size, distinct cards, card types and the mana curve (costs 0..6, 7+)."""
+    from collections import Counter
+
+    picked = [cards[card_id] for card_id in deck.cards]
+    types = Counter(card.card_type.value for card in picked)
+    curve = Counter(min(card.cost, 7) for card in picked)
+    return (f"deck {deck.name!r}, hero {deck.hero.value}, {len(picked)} cards ({len(set(deck.cards))} distinct); "
+            + ", ".join(f"{n} {kind}" for kind, n in sorted(types.items())) + "; curve "
+            + " ".join(f"{cost}{'+' if cost == 7 else ''}:{curve[cost]}" for cost in range(8)))
+
+
+def _build_deck(args: argparse.Namespace) -> int:
+    from agents.draft import build_deck, deck_yaml
+    from ccg_env.engine import Rules, default_cards
+    from ccg_env.engine.decks import parse_deck
+    from ccg_env.engine.vocabulary import CardClass
+    import yaml
+
+    data = load_game_data(args.cards, None, args.rules)
+    cards = data.cards if data.cards is not None else default_cards()
+    rules = data.rules if data.rules is not None else Rules.load()
+    deck = build_deck(cards, rules, CardClass(args.hero), args.strategy, args.seed, args.name)
+    text = deck_yaml(deck)
+    parse_deck(yaml.safe_load(text), cards, rules, source="<built deck>")  # what a reader of the file will check
+    if args.out is None:
+        print(text, end="")
+        return 0
+    Path(args.out).write_text(text, encoding="utf-8")
+    print(f"wrote {args.out}: {deck_summary(deck, cards)}", file=sys.stderr)
+    return 0
+
+
 COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
-            "view": run_view, "serve": run_serve, "model": run_model}
+            "view": run_view, "serve": run_serve, "model": run_model, "deck": run_deck}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -111,6 +111,20 @@ With ``reward_shaping=True`` every step also pays each agent the change of its p
 from 0, ``SHAPING_SCALE = 0.1``); the shaping is zero-sum and telescopes, so a whole game adds at most a
 few tenths to the final reward.
 
+## Draft mode
+
+With ``mode="draft"`` (:mod:`ccg_env.engine.draft`) each episode starts with a draft: ``player_0`` and
+``player_1`` take turns picking one of three offered cards (``player_0`` first in each round) until both decks
+hold ``deck_size`` cards, then the battle starts with the drafted decks and goes on as above. The action space
+gains the draft-pick range at its end (``draft_offset + k``, ``k`` = 0..2, ``draft_offset`` = 262 by default:
+``Discrete(265)``); while drafting, the picking agent's mask holds exactly the offered picks and the other
+agent's is all zeros. The observation is the duel's vector (zeros during the draft) followed by the draft pieces
+of :mod:`ccg_env.env.draft_observation` (in draft, picked, left; hero class; the offer; the deck so far by card
+and by cost); ``env.unwrapped.encoder.view(obs)`` names them. ``infos[agent]["phase"]`` is ``"draft"`` or
+``"battle"``, ``env.unwrapped.draft`` the engine draft. A masked-out id during the draft is handled as
+``illegal_action`` says (a forfeit ends the game before any battle). ``options={"scenario": ...}`` skips the
+draft.
+
 ## Rendering
 
 ``render_mode="ansi"``: ``render()`` returns both boards, the acting player's hand (the enemy hand as a
@@ -133,6 +147,9 @@ engine's action log on.
 | render_mode    | None             | ``"ansi"`` or ``"human"``                                                    |
 | reward_shaping | False            | add the health-difference shaping described above                            |
 | log            | False            | keep the engine's action log (``env.unwrapped.game.log``); slower            |
+| mode           | ``"duel"``       | ``"draft"``: each game starts with a draft of both decks (30 rounds, pick one |
+|                |                  | of three; ``decks`` is not used): see Draft mode below                       |
+| heroes         | None             | draft mode: the seats' hero classes (``["mage", "rogue"]``); None: drawn     |
 
 ``reset()`` without a seed draws the next game seed from a generator seeded by the last seed given, so a
 sequence of resets is reproducible too. ``reset(options={"scenario": {...}})`` starts from a board described
@@ -154,8 +171,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine import Choice, Game, Rules
+from ..engine.draft import Draft
 from ..engine.game_setup import resolve_cards, resolve_rules
-from .core import FORFEIT, EnvCore, is_truncation, seat_rewards
+from .core import FORFEIT, FORFEIT_REWARD, EnvCore, is_truncation, seat_rewards
 from .render import render_text
 
 __all__ = ["AGENTS", "CcgAECEnv", "env", "raw_env", "resolve_cards", "resolve_rules"]
@@ -191,21 +209,25 @@ class CcgAECEnv(AECEnv, EzPickle):
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
                  reward_shaping: bool = False, log: bool = False, illegal_action: str = "forfeit",
-                 illegal_reward: float = -0.1) -> None:
+                 illegal_reward: float = -0.1, mode: str = "duel", heroes: Any = None) -> None:
         EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log,
-                          illegal_action, illegal_reward)
+                          illegal_action, illegal_reward, mode, heroes)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
         self.core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward,
-                            log=bool(log) or render_mode is not None)
+                            log=bool(log) or render_mode is not None, mode=mode, heroes=heroes)
         self.rules, self.cards = self.core.rules, self.core.cards
-        self.codec, self.encoder = self.core.codec, self.core.encoder
+        #: the encoder of the whole observation (in draft mode the battle's pieces, then the draft's)
+        self.codec, self.encoder = self.core.codec, self.core.observation_encoder
         self.reward_shaping = bool(reward_shaping)
         self._observation = self.encoder.new_buffer()
-        self._write_observation = self.core.observation_writer(self._observation, exclusive=True)
+        self._write_observation = self.core.observation_writer(self._observation[:self.core.encoder.size],
+                                                               exclusive=True)
+        #: draft mode: the draft of the current episode (the battle starts when it is over)
+        self.draft: Draft | None = None
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.core.size) for a in AGENTS}
@@ -243,14 +265,27 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._seed_source = random.Random(seed)
         self.game_seed = seed
         options = options or {}
-        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self._legal = None
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
+        if self.core.mode == "draft" and options.get("scenario") is None:
+            self.game, self.draft = None, self.core.new_draft(seed)
+            self.infos = {a: {"result": None, "turn": 0, "winner": None, "phase": "draft"} for a in AGENTS}
+            self.agent_selection = AGENTS[self.draft.current]
+            return
+        self.draft = None
+        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self.infos = {a: {"result": None, "turn": self.game.turn, "winner": None} for a in AGENTS}
+        if self.core.mode == "draft":
+            for info in self.infos.values():
+                info["phase"] = "battle"
+        self._start_battle()
+
+    def _start_battle(self) -> None:
+        """The game is dealt: its first player is on turn and the shaping potential starts from it."""
         self._potential = self._health_potential()
         self.agent_selection = AGENTS[self.game.current_player]
 
@@ -262,17 +297,31 @@ class CcgAECEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
-        if self.game is None:
+        draft = self.draft
+        if self.game is None and draft is None:
             raise RuntimeError("observe() before reset(): call reset() to start a game")
+        if self.game is None and draft is not None:
+            return self._observe_draft(agent, draft)
         seat, game = _SEATS[agent], self.game
+        if draft is not None:
+            self.encoder.write_draft(draft, seat, self._observation)
         on_turn = game.state.result is None and game.state.current == seat
         legal = self._legal_now(game) if on_turn else {}
         self._write_observation(game, seat, legal.values() if on_turn else None)
         return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
+    def _observe_draft(self, agent: str, draft: Draft) -> dict[str, np.ndarray]:
+        """During the draft: a zero battle part, the agent's draft pieces, its pick ids if it picks now."""
+        seat = _SEATS[agent]
+        self._write_observation.clear()
+        self.encoder.write_draft(draft, seat, self._observation)
+        picking = not self.terminations[agent] and draft.current == seat
+        legal = self.core.draft_legal(draft) if picking else {}
+        return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
+
     def step(self, action: int | None) -> None:
         """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
-        if self.game is None:
+        if self.game is None and self.draft is None:
             raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             raise RuntimeError("step() after the game is over and every agent is done: call reset() to start "
@@ -285,6 +334,9 @@ class CcgAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
         action_id = self.core.action_id(action)
         game = self.game
+        if game is None:
+            self._step_draft(agent, action_id)
+            return
         if not self.core.play(game, action_id, self._legal_now(game)):
             self._illegal(agent, action_id)
             return
@@ -303,10 +355,29 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def _step_draft(self, agent: str, action_id: int) -> None:
+        """A pick of the draft; after the last one the battle starts with the drafted decks."""
+        draft = self.draft
+        assert draft is not None
+        if not self.core.play_pick(draft, action_id):
+            self._illegal(agent, action_id)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in AGENTS}
+        if not draft.is_over:
+            self.agent_selection = AGENTS[draft.current]
+            return
+        self.game = self.core.battle(draft, self.game_seed if self.game_seed is not None else 0)
+        for info in self.infos.values():
+            info.update(turn=self.game.state.turn, phase="battle")
+        self._start_battle()
+
     def _illegal(self, agent: str, action_id: int) -> None:
         """A masked-out id in range: forfeit, raise or ignore, as ``illegal_action`` says."""
         core = self.core
         if core.illegal_action == "raise":
+            if self.game is None and self.draft is not None:
+                raise ValueError(core.draft_refusal(agent, self.draft, action_id))
             raise ValueError(core.refusal(agent, self.game, action_id))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in AGENTS}
@@ -318,6 +389,14 @@ class CcgAECEnv(AECEnv, EzPickle):
 
     def _finish(self, agent: str, forfeit: int | None) -> None:
         game = self.game
+        if game is None:  # a forfeit during the draft
+            rewards = [FORFEIT_REWARD if seat == forfeit else 0.0 for seat in range(len(AGENTS))]
+            for name, reward in zip(AGENTS, rewards):
+                self.infos[name].update(result=FORFEIT, winner=None)
+                self.rewards[name] += reward
+            self.terminations = {name: True for name in AGENTS}
+            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+            return
         state = game.state
         winner = AGENTS[state.winner] if forfeit is None and state.winner is not None else None
         result = FORFEIT if forfeit is not None or state.result is None else state.result.value
@@ -351,7 +430,11 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        if self.game is None:
+        if self.game is None and self.draft is not None:
+            from .draft_env import render_draft
+
+            text = render_draft(self.draft, self.draft.current)
+        elif self.game is None:
             text = "(no game yet: call reset() first)"
         else:
             text = render_text(self.game, AGENTS.index(self.agent_selection), names=AGENTS)

@@ -11,6 +11,7 @@ ids                    meaning                                      decoding
 ``1+H*T .. +A*D-1``    attack with attacker ``a`` at defender ``d``  ``a, d = divmod(id - 1 - H*T, D)``
 ``P .. P+T-1``         use the hero power at target slot ``t``      ``t = id - P``
 ``M .. M+H-1``         mulligan: put back hand slot ``h``           ``h = id - M``
+``draft_offset + k``   draft mode only: pick offered card ``k``     ``k = id - draft_offset``, 0..2
 =====================  ===========================================  =================================
 
 Target slots (``T = 3 + 2*B``): ``0`` no target, ``1`` own hero, ``2..B+1`` own minions left to right,
@@ -19,6 +20,10 @@ minions. Defenders (``D = 1 + B``): ``0`` enemy hero, ``1..B`` enemy minions. Th
 ``P = 1 + H*T + A*D`` (``ActionLayout.hero_power_offset``); a power without a target spec uses slot ``0``.
 Mulligan ids start at ``M = P + T`` (``ActionLayout.mulligan_offset``) and are legal only in the mulligan, where
 only they and ``0`` are. Default ``N = 1 + 170 + 64 + 17 + 10 = 262``.
+
+The draft-pick range is the last range of the layout (after every battle range) and exists only in draft mode
+(``ActionLayout.for_rules(rules, draft=True)``: ``N = 262 + 3 = 265`` by default); the engine's draft
+(:mod:`ccg_env.engine.draft`) is played through it, so one ``Discrete(N)`` serves the draft and the battle.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any, Final, SupportsIndex
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
+from ..engine.draft import OFFER_SIZE
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
@@ -64,10 +70,11 @@ class ActionLayout:
 
     max_hand: int
     max_battlefield: int
+    draft_picks: int = 0  # OFFER_SIZE in draft mode, else 0 (no draft range)
 
     @classmethod
-    def for_rules(cls, rules: Rules) -> ActionLayout:
-        return cls(rules.max_hand, rules.max_battlefield)
+    def for_rules(cls, rules: Rules, draft: bool = False) -> ActionLayout:
+        return cls(rules.max_hand, rules.max_battlefield, OFFER_SIZE if draft else 0)
 
     @property
     def target_slots(self) -> int:
@@ -94,11 +101,15 @@ class ActionLayout:
     def mulligan_offset(self) -> int:
         """The id of "put back hand slot 0" in the mulligan; hand slot ``h`` is ``mulligan_offset + h``."""
         return self.hero_power_offset + self.target_slots
-        return self.attack_offset + self.attack_slots * self.attack_slots
+
+    @property
+    def draft_offset(self) -> int:
+        """The id of draft pick 0: the first id after every battle range (the last range of the layout)."""
+        return self.mulligan_offset + self.max_hand
 
     @property
     def size(self) -> int:
-        return self.mulligan_offset + self.max_hand
+        return self.draft_offset + self.draft_picks
 
     def describe(self, action_id: int) -> str:
         """Say what an id means in slot terms (no game needed)."""
@@ -106,6 +117,8 @@ class ActionLayout:
             return f"out of range (0..{self.size - 1})"
         if action_id == 0:
             return "end turn"
+        if action_id >= self.draft_offset:
+            return f"draft: pick offered card {action_id - self.draft_offset}"
         if action_id < self.attack_offset:
             hand, target = divmod(action_id - 1, self.target_slots)
             return f"play hand slot {hand} at {self._target_name(target)}"
@@ -193,7 +206,7 @@ class ActionCodec:
 
     def _decode(self, game: Game, action_id: int) -> Choice | None:
         layout = self.layout
-        if not 0 <= action_id < layout.size:
+        if not 0 <= action_id < layout.draft_offset:  # a draft pick is no battle choice
             return None
         if action_id == 0:
             return END_TURN

@@ -9,7 +9,12 @@ An :class:`EnvCore` is built once per configuration (rules, card set, decks, ill
   (:attr:`~EnvCore.illegal_action`);
 - the legal ids and the mask (:meth:`~EnvCore.legal`, :meth:`~EnvCore.mask_writer`), the observation
   (:meth:`~EnvCore.observation_writer`);
-- rewards for both seats, termination and truncation (:meth:`~EnvCore.rewards`, :func:`is_truncation`).
+- rewards for both seats, termination and truncation (:meth:`~EnvCore.rewards`, :func:`is_truncation`);
+- in draft mode (``mode="draft"``), the draft before the battle: starting it (:meth:`~EnvCore.new_draft`), its legal
+  pick ids and picks (:meth:`~EnvCore.draft_legal`, :meth:`~EnvCore.play_pick`: the last range of the action
+  layout), its observation pieces (:attr:`~EnvCore.observation_encoder`, a
+  :class:`~ccg_env.env.draft_observation.DraftEncoder`) and the battle with the drafted decks
+  (:meth:`~EnvCore.battle`).
 
 The PettingZoo AEC env, the Gymnasium duel env, the batched vector env, the SB3 VecEnv, league opponents and
 the arena's match runner are adapters over it: none of them builds a mask, picks decks or scores a game itself.
@@ -32,10 +37,12 @@ from typing import Any, Final, Sequence
 import numpy as np
 
 from ..engine import CardSet, Choice, Deck, Game, IllegalActionError, Result, Rules
+from ..engine.draft import Draft, as_hero
 from ..engine.state import TRUNCATING_RESULTS  # the turn limit and a stopped loop: one list, the engine's
 from ..engine.game_setup import (RANDOM_DECKS, packaged_deck_pool, pick_decks, resolve_cards, resolve_deck_pair,
                                  resolve_rules)
 from .codec import ActionCodec, ActionLayout
+from .draft_observation import DraftEncoder
 from .masks import MaskWriter, legal_by_id, new_mask
 from .observation import ObservationEncoder, ObservationWriter
 
@@ -47,6 +54,15 @@ _MODE_ALIASES: Final = {"lose": "forfeit"}
 FORFEIT_REWARD: Final = -1.0
 #: The outcome name of a game lost by an illegal action.
 FORFEIT: Final = "illegal_action"
+#: What an env plays: ``"duel"`` (a battle with given decks) or ``"draft"`` (a draft of both decks, then the battle).
+MODES: Final = ("duel", "draft")
+
+
+def check_mode(mode: Any) -> str:
+    """``mode`` if it is one of :data:`MODES`, else a ValueError naming the allowed ones."""
+    if not isinstance(mode, str) or mode not in MODES:
+        raise ValueError(f"mode: expected one of {MODES}, got {mode!r}")
+    return mode
 
 
 def is_truncation(result: Result | None) -> bool:
@@ -98,14 +114,18 @@ class EnvCore:
         illegal_action: ``"forfeit"`` (default), ``"raise"`` or ``"ignore"`` (see the module documentation).
         illegal_reward: the reward of an ignored illegal action.
         log: keep the engine's action log in the games started here.
+        mode: ``"duel"`` (default) or ``"draft"``: each game starts with a draft of both decks (``decks`` is then
+            not used), the action layout gains the draft-pick range and the observation the draft pieces.
+        heroes: draft mode: the two seats' hero classes, or None to draw each from the draft's seed.
     """
 
     __slots__ = ("rules", "cards", "decks", "deck_pool", "illegal_action", "illegal_reward", "log", "codec",
-                 "encoder", "size")
+                 "encoder", "size", "mode", "heroes", "draft_encoder")
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, illegal_action: str = "forfeit", illegal_reward: float = -0.1,
-                 log: bool = False) -> None:
+                 log: bool = False, mode: str = "duel", heroes: Sequence[Any] | None = None) -> None:
+        self.mode = check_mode(mode)
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self.rules: Rules = resolve_rules(rules, turn_limit)
@@ -121,10 +141,26 @@ class EnvCore:
                                  f"got {decks!r}")
             self.decks = resolve_deck_pair(decks, self.cards, self.rules)
         self.log = bool(log)
-        self.codec = ActionCodec(ActionLayout.for_rules(self.rules))
+        drafting = self.mode == "draft"
+        self.codec = ActionCodec(ActionLayout.for_rules(self.rules, draft=drafting))
+        #: the battle observation's encoder (the whole observation in duel mode, its first part in draft mode)
         self.encoder = ObservationEncoder(self.rules, self.cards)
+        #: draft mode: the encoder of the whole observation, battle part then draft pieces (else None)
+        self.draft_encoder: DraftEncoder | None = (DraftEncoder(self.encoder, self.rules, self.cards)
+                                                   if drafting else None)
+        #: draft mode: the seats' hero classes (None: drawn per draft)
+        self.heroes: tuple[Any, ...] | None = None
+        if heroes is not None:
+            if isinstance(heroes, str) or len(heroes) != 2:
+                raise ValueError(f"heroes: expected two hero classes (one per seat) or None, got {heroes!r}")
+            self.heroes = (as_hero(heroes[0]), as_hero(heroes[1]))
         #: the number of action ids (``Discrete(size)``)
         self.size: int = self.codec.layout.size
+
+    @property
+    def observation_encoder(self) -> ObservationEncoder | DraftEncoder:
+        """The encoder of the whole observation vector (its ``size``, ``space``, ``pieces``, ``view``)."""
+        return self.draft_encoder if self.draft_encoder is not None else self.encoder
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -143,6 +179,35 @@ class EnvCore:
             return Game.from_scenario(scenario, seed, rules=self.rules, cards=self.cards, log=keep_log)
         pair = self.decks_for(seed) if decks is None else resolve_deck_pair(decks, self.cards, self.rules)
         return Game.new(seed, decks=pair, rules=self.rules, cards=self.cards, log=keep_log)
+
+    # --- the draft (draft mode) -----------------------------------------------------------------
+
+    def new_draft(self, seed: int) -> Draft:
+        """Start the draft of the game with this seed (heroes as configured, else drawn from the seed)."""
+        return Draft(self.cards, self.rules, seed, self.heroes)
+
+    def draft_legal(self, draft: Draft) -> dict[int, int]:
+        """Action id -> offer index for the seat picking now (empty once the draft is over)."""
+        offset = self.codec.layout.draft_offset
+        return {offset + k: k for k in draft.legal_picks()}
+
+    def play_pick(self, draft: Draft, action_id: int) -> bool:
+        """Pick the offered card an in-range id stands for, if legal; return False (nothing changes) if not."""
+        index = self.draft_legal(draft).get(action_id)
+        if index is None:
+            return False
+        draft.pick(index)
+        return True
+
+    def battle(self, draft: Draft, seed: int, log: bool | None = None) -> Game:
+        """The battle after a finished draft: a normal game with the two drafted decks."""
+        return Game.new(seed, decks=draft.decks(), rules=self.rules, cards=self.cards,
+                        log=self.log if log is None else log)
+
+    def draft_refusal(self, who: str, draft: Draft, action_id: int) -> str:
+        """The message of the ``ValueError`` raised for a masked-out id during the draft in ``"raise"`` mode."""
+        return (f"{who}: action {action_id} ({self.codec.layout.describe(action_id)}) is not a legal draft pick "
+                f"now (legal ids: {sorted(self.draft_legal(draft))}); pick an action with action_mask == 1")
 
     # --- actions -------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from ..engine import CardSet, Choice, Game, Rules
 from .codec import ActionCodec
 from .core import EnvCore, is_truncation, outcome_for, seat_rewards
 from .masks import MaskWriter
+from .draft_observation import DraftEncoder
 from .observation import ObservationEncoder
 from ..engine.view import GameView
 
@@ -54,13 +55,16 @@ class DuelSetup:
     @classmethod
     def build(cls, *, seat: str | int = "random", illegal_action: str = "forfeit", illegal_reward: float = -0.1,
               normalize_observations: bool = False, rules: Rules | str | Path | None = None, cards: Any = None,
-              decks: Any = None, turn_limit: int | None = None, log: bool = False) -> DuelSetup:
-        """Resolve and validate the configuration (see :class:`~ccg_env.env.gym_env.CcgDuelEnv` for each option)."""
+              decks: Any = None, turn_limit: int | None = None, log: bool = False, mode: str = "duel",
+              heroes: Any = None) -> DuelSetup:
+        """Resolve and validate the configuration (see :class:`~ccg_env.env.gym_env.CcgDuelEnv` for each option;
+        ``mode="draft"`` and ``heroes``: :class:`~ccg_env.env.draft_env.CcgDraftEnv`)."""
         if seat not in SEATS or isinstance(seat, bool):
             raise ValueError(f"seat: expected 'random', 0 or 1, got {seat!r}")
-        core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log)
+        core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log, mode, heroes)
         return cls(core, None if seat == "random" else int(seat), bool(normalize_observations),
-                   _observation_space(core.encoder, normalize_observations), gymnasium.spaces.Discrete(core.size))
+                   _observation_space(core.observation_encoder, normalize_observations),
+                   gymnasium.spaces.Discrete(core.size))
 
     @property
     def rules(self) -> Rules:
@@ -75,11 +79,12 @@ class DuelSetup:
         return self.core.codec
 
     @property
-    def encoder(self) -> ObservationEncoder:
-        return self.core.encoder
+    def encoder(self) -> ObservationEncoder | DraftEncoder:
+        """The encoder of the whole observation (the battle's, or in draft mode battle and draft pieces)."""
+        return self.core.observation_encoder
 
 
-def _observation_space(encoder: ObservationEncoder, normalize: bool) -> gymnasium.spaces.Box:
+def _observation_space(encoder: Any, normalize: bool) -> gymnasium.spaces.Box:
     if not normalize:
         return encoder.space
     high = (encoder.high * encoder.scale).astype(np.float32)
@@ -121,6 +126,8 @@ class AgentOpponent:
     The observation is written by one writer kept for the opponent's lifetime into a buffer only it writes
     (so a decision rewrites just the rows that changed), and the agent gets a fresh copy it may keep or modify.
     An agent with ``choose_from_view(view) -> Choice`` gets only the view; the choice it returns must be legal.
+    In draft mode the buffer is the whole draft-mode observation: the battle part is written per decision and the
+    draft pieces once per battle (:meth:`show_draft`).
     """
 
     def __init__(self, agent: Agent, setup: DuelSetup) -> None:
@@ -129,8 +136,15 @@ class AgentOpponent:
         self._core = setup.core
         self._choose_from_view = getattr(agent, "choose_from_view", None)
         if self._choose_from_view is None:  # only agents asked through act() need an observation
-            self._observation = setup.encoder.new_buffer()
-            self._write_observation = self._core.observation_writer(self._observation, exclusive=True)
+            self._observation = self._core.observation_encoder.new_buffer()
+            self._write_observation = self._core.observation_writer(
+                self._observation[:self._core.encoder.size], exclusive=True)
+
+    def show_draft(self, draft: Any, seat: int) -> None:
+        """Draft mode: write the draft pieces of ``seat`` (its drafted deck) into the observation's draft part."""
+        encoder = self._core.draft_encoder
+        if encoder is not None and self._choose_from_view is None:
+            encoder.write_draft(draft, seat, self._observation)
 
     def choose(self, game: Game, seat: int) -> Choice:
         core = self._core
@@ -282,6 +296,10 @@ class Duel:
         """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
         self._write_observation(game, self.seat, legal)
         self._write_mask.write(self.legal)
+
+    def clear_observation(self) -> None:
+        """Zero the learner's observation (the part the duel writes) and forget what it showed."""
+        self._write_observation.clear()
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

@@ -180,6 +180,10 @@ class ObservationWriter:
         self._mulligan = False  # whether the mulligan pieces show anything
         self._forget()
 
+    def clear(self) -> None:
+        """Zero the buffer and forget what it showed (the next write rewrites every row)."""
+        self._forget()
+
     def _forget(self) -> None:
         """Zero the buffer: no row shows anything."""
         self._raw[:] = self.encoder.zeros

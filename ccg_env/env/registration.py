@@ -1,4 +1,4 @@
-"""Registers ``"ccg_env/Duel-v0"`` with Gymnasium, without importing Gymnasium (or numpy) before anyone else does.
+"""Registers ``"ccg_env/Duel-v0"`` and ``"ccg_env/Draft-v0"`` with Gymnasium, without importing Gymnasium (or numpy) before anyone else does.
 
 Gymnasium 1.x has no plugin discovery: an id resolves only once some import has called ``gymnasium.register``
 (or when the id names the module to import, as in ``"ccg_env.env.gym_env:ccg_env/Duel-v0"``). Registering
@@ -19,18 +19,30 @@ from typing import Any
 ENV_ID = "ccg_env/Duel-v0"
 ENTRY_POINT = "ccg_env.env.gym_env:CcgDuelEnv"
 VECTOR_ENTRY_POINT = "ccg_env.env.vector:CcgDuelVectorEnv"
+DRAFT_ENV_ID = "ccg_env/Draft-v0"
+DRAFT_ENTRY_POINT = "ccg_env.env.draft_env:CcgDraftEnv"
 
 
 def register_duel_env() -> None:
     """Register the single-agent env and its batched vector entry point (idempotent; imports Gymnasium)."""
     import gymnasium
 
+    register_draft_env()
     if ENV_ID in gymnasium.registry:
         return
     # The raw env (no OrderEnforcing / PassiveEnvChecker wrappers) so that ``gym.make(...).action_masks()``
     # works directly; the env raises its own clear errors and the checkers run in the tests.
     gymnasium.register(ENV_ID, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT,
                        order_enforce=False, disable_env_checker=True)
+
+
+def register_draft_env() -> None:
+    """Register the draft-then-battle env (idempotent; imports Gymnasium), raw like the duel env."""
+    import gymnasium
+
+    if DRAFT_ENV_ID not in gymnasium.registry:
+        gymnasium.register(DRAFT_ENV_ID, entry_point=DRAFT_ENTRY_POINT, order_enforce=False,
+                           disable_env_checker=True)
 
 
 def register_when_gymnasium_is_imported() -> None:

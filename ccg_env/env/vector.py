@@ -59,6 +59,7 @@ class DuelBatch:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs: expected a positive integer, got {num_envs!r}")
         self.num_envs = num_envs
+        opponent_draft = config.pop("opponent_draft", "heuristic")
         self.setup = DuelSetup.build(**config)
         size, actions = self.setup.encoder.size, self.setup.action_space.n
         self.observations = np.zeros((num_envs, size), dtype=np.float32)
@@ -66,8 +67,16 @@ class DuelBatch:
         self.rewards = np.zeros(num_envs, dtype=np.float32)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
-        self.duels = [Duel(self.setup, make_opponent(opponent, self.setup), self.observations[i], self.masks[i])
-                      for i in range(num_envs)]
+        if self.setup.core.mode == "draft":  # draft, then the duel (ccg_env/Draft-v0's episodes)
+            from .draft_env import DraftDuel
+            from .draft_play import make_drafter
+
+            self.duels: list[Any] = [
+                DraftDuel(self.setup, make_opponent(opponent, self.setup), make_drafter(opponent_draft, self.setup.core),
+                          self.observations[i], self.masks[i]) for i in range(num_envs)]
+        else:
+            self.duels = [Duel(self.setup, make_opponent(opponent, self.setup), self.observations[i], self.masks[i])
+                          for i in range(num_envs)]
         self.observations.flags.writeable = False  # only the duels write their rows (through their own views)
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
 

@@ -59,9 +59,12 @@ def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
     """The batched SB3 VecEnv with the run's game settings."""
     from ..env.sb3_vec import CcgDuelSb3VecEnv
 
-    return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, decks=config.decks, rules=config.rules,
+    games: dict[str, Any] = {"decks": config.decks}
+    if config.mode == "draft":  # draft, then battle (ccg_env/Draft-v0's duels)
+        games = {"mode": "draft", "opponent_draft": config.opponent_draft}
+    return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, rules=config.rules,
                             cards=config.cards, turn_limit=config.turn_limit,
-                            normalize_observations=config.normalize_observations)
+                            normalize_observations=config.normalize_observations, **games)
 
 
 def make_training_env(config: TrainConfig) -> tuple[Any, Any]:

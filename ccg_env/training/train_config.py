@@ -41,6 +41,11 @@ class TrainConfig:
     trust_model: bool = False
     """allow stable-baselines3 ``.zip`` files as ``init_model`` and league checkpoints: loading one unpickles it,
     which runs any code its author put in (``ccg-env train --trust-model``)"""
+    mode: str = "duel"
+    """``"duel"`` (play given decks, ``ccg_env/Duel-v0``) or ``"draft"`` (draft a deck, then battle with it:
+    ``ccg_env/Draft-v0``; ``decks`` is not used, the policy must be ``mlp``)"""
+    opponent_draft: str = "heuristic"
+    """draft mode: the opponent's draft strategy, ``"random"`` or a registered agent name (``"heuristic"``)"""
     seat: Union[str, int] = "random"
     """the learner's seat: ``"random"`` per game, or fixed 0 (moves first) or 1"""
     decks: Union[str, list, None] = None
@@ -149,6 +154,13 @@ def _check_hyperparameters(config: TrainConfig) -> None:
 def _check_game(config: TrainConfig) -> None:
     from ..agent_api import available_agents
 
+    if config.mode not in ("duel", "draft"):
+        raise ValueError(f"train config: mode must be 'duel' or 'draft', got {config.mode!r}")
+    if config.mode == "draft" and (config.policy != "mlp" or config.opponent == "league"):
+        raise ValueError("train config: mode 'draft' trains policy 'mlp' against a named opponent (no league)")
+    if config.opponent_draft not in (*available_agents(), "random"):
+        raise ValueError(f"train config: opponent_draft must be one of {available_agents()}, "
+                         f"got {config.opponent_draft!r}")
     if config.seat not in ("random", 0, 1) or isinstance(config.seat, bool):
         raise ValueError(f"train config: seat must be 'random', 0 or 1, got {config.seat!r}")
     agents = available_agents()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ccg_env.engine import CardClass
 from ccg_env.engine.decks import default_deck_paths
 
@@ -68,3 +70,45 @@ def test_random_card_sets_load_and_repeat_by_seed():
     decks = fuzz.random_decks(5, first)
     assert [len(deck.cards) for deck in decks] == [30, 30]
     assert fuzz.plan_game(8, "random").new_game().to_json() == fuzz.plan_game(8, "random").new_game().to_json()
+
+
+def test_bounded_draft_fuzz_is_clean(tmp_path):
+    """Random drafts (every pick checked, sampled picks tried id by id) then random battles with the drafted decks."""
+    config = fuzz.FuzzConfig(exhaustive_rate=0.03, round_trip_rate=0.1, restore_rate=0.03, out_dir=str(tmp_path),
+                             mode="draft")
+    totals = fuzz.run(actions=4_000, seed=50_000, workers=1, config=config, progress=False)
+    assert totals.failures == [], fuzz.report(totals, 1.0)
+    assert list(tmp_path.iterdir()) == []
+    assert totals.deck_pairs == {("draft", "draft")} and "failed" not in totals.results
+    assert totals.checks["draft_picks"] == 60 * totals.games and totals.checks["draft_exhaustive"] > 20
+    assert totals.actions > totals.checks["draft_picks"]  # the battles' actions count too
+
+
+def test_draft_checks_can_fail():
+    from ccg_env.env.core import EnvCore
+
+    core = EnvCore(mode="draft")
+    draft = core.new_draft(3)
+    fuzz.check_offer(draft, core)
+    fuzz.check_every_pick(draft, core)
+    side = draft.sides[0]
+    side.counts[side.offer[0]] = core.rules.max_copies  # as if the offer ignored the copy limit
+    with pytest.raises(fuzz.FuzzFailure, match="copy limit"):
+        fuzz.check_offer(draft, core)
+    side.counts.clear()
+    side.offer = (side.offer[0], side.offer[0], side.offer[1])
+    with pytest.raises(fuzz.FuzzFailure, match="distinct"):
+        fuzz.check_offer(draft, core)
+
+
+def test_a_draft_failure_file_replays_the_draft_and_the_battle(tmp_path):
+    plan = fuzz.plan_game(12, mode="draft")
+    config = fuzz.FuzzConfig(out_dir=str(tmp_path), mode="draft")
+    taken: list = []
+    game, _ = fuzz.play(plan, config, taken)
+    path = fuzz.write_failure(plan, taken[:25], "test", config)
+    replayed = fuzz.replay(path)
+    again = plan.new_game(fuzz.fuzz_draft(plan, config)[0])
+    for choice in taken[:25]:
+        again.apply(choice)
+    assert replayed.to_json() == again.to_json()

@@ -1,0 +1,305 @@
+"""
+# ccg_env/Draft-v0: draft a deck, then battle with it (single-agent Gymnasium env)
+
+The learner drafts a deck against an opponent who drafts too (30 rounds: pick one of three offered cards, see
+:mod:`ccg_env.engine.draft`), then the two drafted decks battle as in ``ccg_env/Duel-v0``. One action space serves
+both phases: the duel's layout plus the draft-pick range at its end.
+
+| Creation          | ``gym.make("ccg_env/Draft-v0", opponent="heuristic", opponent_draft="heuristic", ...)``   |
+|-------------------|--------------------------------------------------------------------------------------------|
+| Action space      | ``Discrete(N + 3)``: the duel's ``N`` ids (265 in all with default rules), then the picks   |
+|                   | ``draft_offset + k`` (``k`` = 0, 1, 2: take offered card ``k``; ``draft_offset`` = ``N``)  |
+| Observation space | ``Box(float32, (size,))``: the duel's observation, then the draft pieces (below)           |
+| Action mask       | ``env.action_masks()`` and ``info["action_mask"]``: the offered picks while drafting, the  |
+|                   | battle's legal ids in the battle                                                           |
+
+## Episode
+
+``reset()`` starts a draft: each seat's hero class is drawn from the draft's seed (or fixed by ``heroes``), and
+the opponent's draft picks are made by ``opponent_draft``. Every learner step in the draft is one pick (seat 0
+picks first in each round, the other seat's pick is made inside ``step``); after the 30th pick of both seats the
+battle starts at once (its first observation is that step's), with the drafted decks and the learner in the same
+seat, and goes on as in Duel-v0. Rewards and outcomes are the duel's (0 during the draft; +1 / -1 / 0 at the end);
+``info["phase"]`` is ``"draft"`` or ``"battle"``.
+
+## Observation (draft pieces after the duel's pieces)
+
+The duel's observation (all zeros during the draft), then ``draft`` (in draft, picked, left), ``draft_hero``
+(one-hot class), ``draft_offer`` (3 rows: present, cost, attack, health, type, keywords, card one-hot),
+``draft_deck`` (copies per card so far) and ``draft_curve`` (cards per cost 0..6, 7+); see
+:mod:`ccg_env.env.draft_observation`. ``env.unwrapped.encoder.view(obs)`` splits a vector into named pieces.
+
+## Illegal actions
+
+As every front-end (:mod:`ccg_env.env.core`): an id outside ``Discrete`` raises ``ValueError``; a masked-out id
+(a battle id during the draft, a pick id in the battle) forfeits (default), raises or is ignored with
+``illegal_reward``, as ``illegal_action`` says.
+
+## Configuration
+
+The options of ``ccg_env/Duel-v0`` (``opponent``, ``seat``, ``illegal_action``, ``illegal_reward``,
+``normalize_observations``, ``rules``, ``cards``, ``turn_limit``, ``render_mode``) except ``decks``, with
+``opponent="heuristic"`` by default (it drafts and battles as the heuristic), and:
+
+| argument       | default       | meaning                                                                           |
+|----------------|---------------|-----------------------------------------------------------------------------------|
+| opponent_draft | ``"heuristic"`` | the opponent's draft strategy: ``"random"``, a registered agent name (its ``draft_pick``, or ``act`` on the draft observation) or an agent object |
+| heroes         | None          | the two seats' hero classes (``["mage", "warrior"]``); None draws them per draft |
+
+The opponent's battle decisions are made by ``opponent``; an agent asked through ``act`` gets the draft-mode
+observation (its drafted deck in the draft pieces). Seeding: ``reset(seed=s)`` seeds the env's generator, from
+which the draft's seed, the seat (if random) and the battle's seed are drawn: same seed and actions, same episode.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+
+from ..engine import Game, Rules
+from ..engine.draft import Draft
+from .core import FORFEIT, FORFEIT_REWARD, is_truncation
+from .draft_play import Drafter, make_drafter
+from .duel import Duel, DuelSetup, Opponent, make_opponent
+from .render import render_text
+
+from .registration import DRAFT_ENV_ID
+_MAX_SEED: Final = 2**63 - 1
+
+
+class DraftDuel:
+    """The learner's draft against an opponent's, then the duel with the drafted decks, over bound arrays.
+
+    Args:
+        setup: a duel setup whose core is in draft mode.
+        opponent: plays the other seat's battle decisions.
+        drafter: makes the other seat's draft picks.
+        observation: float32 array of the draft-mode observation's shape; the duel writes its first part.
+        mask: int8 array of shape ``(action count,)``.
+    """
+
+    def __init__(self, setup: DuelSetup, opponent: Opponent, drafter: Drafter, observation: np.ndarray,
+                 mask: np.ndarray) -> None:
+        encoder = setup.core.draft_encoder
+        if encoder is None:
+            raise ValueError("DraftDuel needs an env core in draft mode (mode='draft')")
+        self.setup, self.core, self.encoder = setup, setup.core, encoder
+        self.opponent, self.drafter = opponent, drafter
+        self.observation = observation
+        self.duel = Duel(setup, opponent, observation[:encoder.battle_size], mask)
+        self._write_mask = self.core.mask_writer(mask)
+        self.draft: Draft | None = None
+        self.seat = 0
+        self.draft_seed = 0
+        self.legal: dict[int, int] = {}
+        self._rng: np.random.Generator | None = None
+        self._draft_outcome: str | None = None
+        self._draft_length = 0
+        self._draft_return = 0.0
+
+    @property
+    def phase(self) -> str:
+        """``"draft"`` until the decks are complete, then ``"battle"``."""
+        return "draft" if self.draft is None or not self.draft.is_over else "battle"
+
+    @property
+    def game(self) -> Game | None:
+        """The battle's engine game (None during the draft)."""
+        return self.duel.game if self.phase == "battle" else None
+
+    @property
+    def outcome(self) -> str | None:
+        return self._draft_outcome if self.phase == "draft" else self.duel.outcome
+
+    @property
+    def episode_return(self) -> float:
+        return self._draft_return + (self.duel.episode_return if self.phase == "battle" else 0.0)
+
+    @property
+    def length(self) -> int:
+        return self._draft_length + (self.duel.length if self.phase == "battle" else 0)
+
+    def reset(self, rng: np.random.Generator, options: dict[str, Any] | None = None) -> None:
+        """Start a draft (its seed and, if random, the learner's seat from ``rng``); the opponent picks first
+        if it is in seat 0. ``options={"seat": 0 | 1}`` fixes the seat of this episode."""
+        options = options or {}
+        seed = int(rng.integers(_MAX_SEED))
+        seat = self.setup.seat if self.setup.seat is not None else int(rng.integers(2))
+        seat = int(options.get("seat", seat))
+        if seat not in (0, 1):
+            raise ValueError(f"reset options: seat must be 0 or 1, got {options.get('seat')!r}")
+        self._rng, self.seat, self.draft_seed = rng, seat, seed
+        self.draft = self.core.new_draft(seed)
+        self.drafter.reset(seed)
+        self._draft_outcome, self._draft_length, self._draft_return = None, 0, 0.0
+        self.duel.game, self.duel.outcome = None, None
+        self.duel.clear_observation()
+        self._opponent_picks(self.draft)
+        self._settle_draft(self.draft)
+
+    def step(self, action: int) -> tuple[float, bool, bool]:
+        """Play the learner's action id: a pick during the draft (then the opponent's pick), else a battle action.
+
+        Raises:
+            ValueError: a masked-out id with ``illegal_action="raise"`` (nothing changes).
+        """
+        draft = self.draft
+        if draft is None or self.outcome is not None:
+            raise RuntimeError("DraftDuel.step: the episode is over (or never started); call reset() first")
+        if self.phase == "battle":
+            return self.duel.step(action)
+        index = self.legal.get(action)
+        if index is None:
+            return self._illegal(draft, action)
+        self._draft_length += 1
+        draft.pick(index)
+        self._opponent_picks(draft)
+        if draft.is_over:
+            return self._start_battle(draft)
+        self._settle_draft(draft)
+        return 0.0, False, False
+
+    def _opponent_picks(self, draft: Draft) -> None:
+        while not draft.is_over and draft.current != self.seat:
+            draft.pick(self.drafter.pick(draft, draft.current))
+
+    def _settle_draft(self, draft: Draft) -> None:
+        self.legal = self.core.draft_legal(draft)
+        self.encoder.write_draft(draft, self.seat, self.observation, normalize=self.setup.normalize_observations)
+        self._write_mask.write(self.legal)
+
+    def _start_battle(self, draft: Draft) -> tuple[float, bool, bool]:
+        """Deal the drafted decks and start the duel, the learner in its draft seat (the opponent may move)."""
+        self.legal = {}
+        self.encoder.write_draft(draft, self.seat, self.observation, normalize=self.setup.normalize_observations)
+        show = getattr(self.opponent, "show_draft", None)
+        if show is not None:
+            show(draft, 1 - self.seat)
+        assert self._rng is not None
+        self.duel.reset(self._rng, {"seat": self.seat, "decks": list(draft.decks())})
+        game = self.duel.game
+        if self.duel.outcome is not None and game is not None:  # over before the learner's first battle move
+            truncated = is_truncation(game.state.result)
+            return self.duel.episode_return, not truncated, truncated
+        return 0.0, False, False
+
+    def _illegal(self, draft: Draft, action: int) -> tuple[float, bool, bool]:
+        core = self.core
+        if core.illegal_action == "raise":
+            raise ValueError(core.draft_refusal("learner", draft, action))
+        self._draft_length += 1
+        if core.illegal_action == "ignore":
+            self._draft_return += core.illegal_reward
+            return core.illegal_reward, False, False
+        self._draft_outcome = FORFEIT
+        self.legal = {}
+        self._write_mask.write(())
+        return FORFEIT_REWARD, True, False
+
+    def render_names(self) -> tuple[str, str]:
+        return self.duel.render_names()
+
+
+class CcgDraftEnv(gymnasium.Env):
+    """Draft then battle against a built-in opponent; see the module documentation."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, opponent: Any = "heuristic", opponent_draft: Any = "heuristic", seat: str | int = "random",
+                 illegal_action: str = "forfeit", illegal_reward: float = -0.1, normalize_observations: bool = False,
+                 rules: Rules | str | Path | None = None, cards: Any = None, heroes: Any = None,
+                 turn_limit: int | None = None, render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        self.render_mode = render_mode
+        self.setup = DuelSetup.build(seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
+                                     normalize_observations=normalize_observations, rules=rules, cards=cards,
+                                     turn_limit=turn_limit, log=render_mode is not None, mode="draft",
+                                     heroes=heroes)
+        self.encoder = self.setup.core.draft_encoder
+        self.observation_space = self.setup.observation_space
+        self.action_space = self.setup.action_space
+        self._observation = np.zeros(self.observation_space.shape, dtype=np.float32)
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self.match = DraftDuel(self.setup, make_opponent(opponent, self.setup),
+                               make_drafter(opponent_draft, self.setup.core), self._observation, self._mask)
+
+    @property
+    def draft(self) -> Draft | None:
+        """The engine draft of the current episode (clone it, don't mutate it)."""
+        return self.match.draft
+
+    @property
+    def game(self) -> Game | None:
+        """The battle's engine game (None during the draft)."""
+        return self.match.game
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new draft (see the module documentation for seeding)."""
+        super().reset(seed=seed)
+        self.match.reset(self.np_random, options)
+        return self._observation.copy(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's pick or battle action (and the opponent's replies)."""
+        if self.match.draft is None:
+            raise RuntimeError("CcgDraftEnv.step called before reset()")
+        reward, terminated, truncated = self.match.step(self.setup.core.action_id(action))
+        return self._observation.copy(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool vector (all False once the episode is over)."""
+        return self._mask.astype(bool)
+
+    def _info(self) -> dict[str, Any]:
+        match = self.match
+        info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": match.seat, "phase": match.phase}
+        if match.outcome is not None:
+            info["outcome"] = match.outcome
+            game = match.game
+            info["turn"] = game.state.turn if game is not None else 0
+        return info
+
+    def render(self) -> str | None:
+        """The learner's draft (hero, offer, deck so far) or, in the battle, its view of the board (``"ansi"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
+            return None
+        match = self.match
+        if match.draft is None:
+            return "(no draft yet: call reset() first)"
+        if match.game is not None:
+            return render_text(match.game, match.seat, names=match.render_names())
+        return render_draft(match.draft, match.seat)
+
+
+def render_draft(draft: Draft, seat: int) -> str:
+    """A seat's draft as text: hero, round, the offered cards with their ids in the offer, the deck by cost."""
+    side = draft.sides[seat]
+    lines = [f"draft round {draft.round + 1}/{draft.rules.deck_size}, seat {seat} ({side.hero.value}), "
+             f"{len(side.picks)} cards picked"]
+    for k, card in enumerate(draft.offer(seat)):
+        stats = f" {card.attack}/{card.health}" if card.card_type.value == "minion" else ""
+        lines.append(f"  [{k}] {card.name} ({card.cost} mana {card.card_type.value}{stats}, "
+                     f"{card.card_class.value})")
+    by_cost: dict[int, list[str]] = {}
+    for card in draft.picks(seat):
+        by_cost.setdefault(card.cost, []).append(card.name)
+    for cost in sorted(by_cost):
+        lines.append(f"  deck {cost}: {', '.join(sorted(by_cost[cost]))}")
+    return "\n".join(lines)
+
+
+def register() -> None:
+    """Register ``ccg_env/Draft-v0`` (idempotent)."""
+    from .registration import register_draft_env
+
+    register_draft_env()
+
+
+register()

@@ -1,0 +1,103 @@
+"""Draft agents: card value, the heuristic's picks by value and curve, random and composite drafters, the builder."""
+
+import statistics
+
+import numpy as np
+import pytest
+import yaml
+
+from agents.card_value import CURVES, bucket, card_value, curve_need
+from agents.draft import build_deck, deck_yaml, heuristic_pick
+from agents.heuristic import HeuristicAgent
+from agents.random_agent import RandomAgent
+from ccg_env.engine import CardClass, Rules, default_cards
+from ccg_env.engine.decks import parse_deck
+from ccg_env.engine.draft import Draft, DraftView
+from ccg_env.env.core import EnvCore
+from ccg_env.env.draft_play import agent_pick
+
+CARDS, RULES = default_cards(), Rules.load()
+
+
+def view_of(offer, picks=()):
+    return DraftView(0, CardClass.MAGE, len(picks), tuple(CARDS[i] for i in offer), tuple(CARDS[i] for i in picks),
+                     RULES, 235, CARDS)
+
+
+@pytest.mark.parametrize("card_id, value", [
+    ("bloodfen_raptor", 0.0),   # 3/2 for 2: exactly fair (2 * 2 + 1 = 5)
+    ("chillwind_yeti", 0.0),    # 4/5 for 4
+    ("wisp", 1.0),              # 1/1 for 0: power 2 against 1
+    ("fireball", 0.0),          # 6 damage x 1.5 = 9 for 4
+    ("arcane_intellect", -1.0),  # draw 2 x 3 = 6 for 3 (fair 7)
+])
+def test_card_value_is_power_minus_the_fair_power_of_the_cost(card_id, value):
+    assert card_value(CARDS[card_id], CARDS) == pytest.approx(value)
+
+
+def test_cost_buckets_and_curve_need():
+    assert [bucket(c) for c in range(11)] == [0, 0, 1, 2, 3, 4, 5, 6, 6, 6, 6]
+    curve = CURVES["curve"]
+    assert sum(curve) == 30
+    assert curve_need(curve, [], 2, 30, 0) == pytest.approx(6 / 30)
+    assert curve_need(curve, [2] * 5, 2, 30, 5) == pytest.approx(6 * 6 / 30 - 5)
+
+
+def test_heuristic_picks_the_best_value_and_fills_the_curve():
+    assert heuristic_pick(view_of(["arcane_intellect", "wisp", "assassinate"])) == 1
+    # equal values (0): with ten 2-drops picked, a 4-drop fills the curve better than another 2-drop
+    assert heuristic_pick(view_of(["bloodfen_raptor", "chillwind_yeti"], ["river_crocolisk"] * 10)) == 1
+    assert heuristic_pick(view_of(["chillwind_yeti", "bloodfen_raptor"])) == 1  # early: 2-drops lag first
+
+
+def test_heuristic_agent_drafts_through_act_and_draft_pick():
+    agent, view = HeuristicAgent(), view_of(["arcane_intellect", "wisp", "assassinate"])
+    assert agent.draft_pick(view) == 1 and agent.act(None, np.ones(238, np.int8), view) == 236
+
+
+def mean_value(decks):
+    return statistics.mean(card_value(CARDS[i], CARDS) for deck in decks for i in deck.cards)
+
+
+def test_heuristic_drafts_decks_of_higher_value_than_random_drafts():
+    core = EnvCore(mode="draft")
+    buffer = core.draft_encoder.new_buffer()
+    by_agent = {}
+    for name, agent in (("heuristic", HeuristicAgent()), ("random", RandomAgent(seed=0))):
+        decks = []
+        for seed in range(4):
+            draft = core.new_draft(seed)
+            while not draft.is_over:
+                draft.pick(agent_pick(agent, core, draft, draft.current, buffer))
+            decks.extend(draft.decks())
+        by_agent[name] = decks
+    assert mean_value(by_agent["heuristic"]) > mean_value(by_agent["random"]) + 0.5
+
+
+def test_random_agent_drafts_uniformly_from_the_mask():
+    core, agent = EnvCore(mode="draft"), RandomAgent(seed=3)
+    buffer, seen = core.draft_encoder.new_buffer(), set()
+    draft = core.new_draft(0)
+    for _ in range(30):
+        seen.add(agent_pick(agent, core, draft, draft.current, buffer))
+        draft.pick(0)
+    assert seen == {0, 1, 2}
+
+
+@pytest.mark.parametrize("hero", list(CardClass))
+@pytest.mark.parametrize("strategy", ["curve", "aggro", "control"])
+def test_every_built_deck_validates(hero, strategy):
+    deck = build_deck(CARDS, RULES, hero, strategy)
+    loaded = parse_deck(yaml.safe_load(deck_yaml(deck)), CARDS, RULES, source="<built>")
+    assert loaded.hero is hero and sorted(loaded.cards) == sorted(deck.cards) and len(deck.cards) == 30
+    assert all(CARDS[i].card_class in (CardClass.NEUTRAL, hero) for i in deck.cards)
+
+
+def test_strategies_shape_the_curve_and_the_seed_varies_the_deck():
+    mean_cost = {s: statistics.mean(CARDS[i].cost for i in build_deck(CARDS, RULES, CardClass.ROGUE, s).cards)
+                 for s in ("aggro", "curve", "control")}
+    assert mean_cost["aggro"] < mean_cost["curve"] < mean_cost["control"]
+    assert build_deck(CARDS, RULES, CardClass.MAGE, seed=1) == build_deck(CARDS, RULES, CardClass.MAGE, seed=1)
+    assert build_deck(CARDS, RULES, CardClass.MAGE, seed=1).cards != build_deck(CARDS, RULES, CardClass.MAGE).cards
+    with pytest.raises(ValueError, match="strategy"):
+        build_deck(CARDS, RULES, CardClass.MAGE, "tempo")
