@@ -659,7 +659,8 @@ def write_failure(plan: GamePlan, taken: list[Choice], message: str, config: Fuz
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     doc = {"format": FAILURE_FORMAT, "seed": plan.seed, "decks": list(plan.decks), "policy": plan.policy,
-           "log": plan.log, "rules": plan.rules, "cards": plan.cards, "heroes": list(plan.heroes), "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
+           "log": plan.log, "rules": plan.rules, "cards": plan.cards, "heroes": list(plan.heroes),
+           "config": {k: v for k, v in asdict(config).items() if k != "out_dir"},
            "actions": [[c.kind.value, c.source, c.target] for c in taken], "error": message}
     path = out / f"{plan.seed}.json"
     path.write_text(json.dumps(doc, indent=1))

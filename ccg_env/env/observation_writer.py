@@ -305,8 +305,10 @@ class ObservationWriter:
         on_turn = game.state.current == player
         usable = False
         if on_turn and me.hero_power:
-            usable = (any(kind is _HERO_POWER for kind, _, _ in legal) if legal is not None and game.state.result is None
-                      else hero_power_usable(game))
+            if legal is not None and game.state.result is None:
+                usable = any(kind is _HERO_POWER for kind, _, _ in legal)
+            else:
+                usable = hero_power_usable(game)
         cap, scale = self._bounds.power_cost, self._power_scale
         values: list[float] = [*_CLASS_ROWS[me.hero.definition.card_class],
                                *_CLASS_ROWS[enemy.hero.definition.card_class]]

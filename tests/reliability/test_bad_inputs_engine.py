@@ -199,7 +199,7 @@ def test_bad_scenarios_name_the_player_and_field(name):
 
 # --- JSON states --------------------------------------------------------------------------------------
 
-BOARD = _players({"mana": 5, "hand": ["wisp", "fireball"], "deck": ["chillwind_yeti", "boulderfist_ogre"],
+BOARD = _players({"hero": "mage", "mana": 5, "hand": ["wisp", "fireball"], "deck": ["chillwind_yeti", "boulderfist_ogre"],
                   "battlefield": ["chillwind_yeti"], "weapon": "fiery_war_axe", "secrets": ["snipe"],
                   "graveyard": ["arcane_explosion"]},
                  {"hand": ["wisp"], "battlefield": ["bloodfen_raptor", "wisp"]})
@@ -243,7 +243,18 @@ BAD_STATES = {
     "negative cost": (_card("hand", cost=-1), r"\[stats\] .* negative cost -1"),
     "dead minion on the board": (_card("battlefield", 1, 1, health=0), r"\[reaped\] <wisp#\d+ p1 1/0>"),
     "dead hero, game goes on": (_card("hero", 1, health=0), r"\[result\] a hero is dead"),
-    "a minion as the hero": (_card("hero", id="wisp"), r"\[zone-kinds\] player 0 has heroes"),
+    "a minion as the hero": (_card("hero", id="wisp"), r"zones\.hero\[0\]: unknown hero id 'wisp'"),
+    "a hero power as the hero": (_card("hero", id="fireblast"), r"zones\.hero\[0\]: unknown hero id 'fireblast'"),
+    "a card as the hero power": (_card("hero_power", id="wisp"),
+                                 r"zones\.hero_power\[0\]: unknown hero power id 'wisp'"),
+    "two hero powers": (lambda d: _zone(d, "hero_power").append({**_zone(d, "hero_power")[0], "uid": 150}),
+                        r"zones\.hero_power: 2 cards, at most 1 allowed"),
+    "hero power used too often": (lambda d: d["players"][0].__setitem__("hero_power_uses", 2),
+                                  r"\[hero-power\] player 0 used its hero power 2 times \(limit 1\)"),
+    "hero power uses of the wrong type": (lambda d: d["players"][0].__setitem__("hero_power_uses", "once"),
+                                          r"players\[0\]: field 'hero_power_uses' should be int"),
+    "a hero power sharing a card's uid": (lambda d: _zone(d, "hero_power")[0].__setitem__(
+        "uid", _zone(d, "hand")[0]["uid"]), r"\[hero-power\] .* has a uid used by a card"),
     "the hero in a hand": (_card("hand", id="hero"), r"hand\[0\]: unknown card id 'hero'"),
     "hand above the limit": (lambda d: _zone(d, "hand").extend({**_zone(d, "hand")[0], "uid": 100 + i}
                                                             for i in range(9)),

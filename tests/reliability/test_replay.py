@@ -31,7 +31,8 @@ def test_a_recorded_good_game_replays_to_the_same_final_state(seed, tmp_path):
     doc = json.loads(path.read_text())
     assert path.name == f"{seed}.json"
     assert doc["seed"] == seed and len(doc["decks"]) == 2 and doc["actions"]
-    assert all(len(a) == 3 and a[0] in ("end_turn", "play", "attack", "mulligan") for a in doc["actions"])
+    assert all(len(a) == 3 and a[0] in ("end_turn", "play", "attack", "hero_power", "mulligan")
+               for a in doc["actions"])
     game = fuzz.replay(path)
     assert game.is_over and game.to_json() == final
 

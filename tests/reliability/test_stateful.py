@@ -13,13 +13,14 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError
+from ccg_env.engine import CardClass, Choice, ChoiceKind, Game, IllegalActionError
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.invariants import InvariantMonitor
 
 from .fuzzing import fuzz
 
 DECKS = sorted(default_deck_paths())
+HEROES = [c.value for c in CardClass]  # the class a neutral deck's hero plays (every hero power)
 UIDS = st.integers(min_value=-1, max_value=140)
 
 
@@ -31,9 +32,10 @@ class GameMachine(RuleBasedStateMachine):
     """One game (default or tight rules) driven by Hypothesis; the invariant monitor runs after every action."""
 
     @initialize(seed=st.integers(0, 2**32 - 1), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)),
-                 log=st.booleans(), rules=st.sampled_from(sorted(fuzz.RULE_VARIANTS)))
-    def start(self, seed: int, decks: tuple[str, str], log: bool, rules: str) -> None:
-        plan = fuzz.GamePlan(seed, decks, "random", log, rules)
+                 log=st.booleans(), rules=st.sampled_from(sorted(fuzz.RULE_VARIANTS)),
+                 heroes=st.tuples(st.sampled_from(HEROES), st.sampled_from(HEROES)))
+    def start(self, seed: int, decks: tuple[str, str], log: bool, rules: str, heroes: tuple[str, str]) -> None:
+        plan = fuzz.GamePlan(seed, decks, "random", log, rules, heroes=heroes)
         self.game = plan.new_game()
         self.monitor = InvariantMonitor(self.game)
 
@@ -95,7 +97,8 @@ class GameMachine(RuleBasedStateMachine):
         state = self.game.state
         me, enemy = state.players[state.current], state.players[1 - state.current]
         source = {ChoiceKind.END_TURN: None, ChoiceKind.PLAY: (me.hand or [me.hero])[0].uid,
-                  ChoiceKind.ATTACK: me.hero.uid, ChoiceKind.MULLIGAN: (me.hand or [me.hero])[0].uid}[kind]
+                  ChoiceKind.ATTACK: me.hero.uid, ChoiceKind.MULLIGAN: (me.hand or [me.hero])[0].uid,
+                  ChoiceKind.HERO_POWER: (me.hero_power or [me.hero])[0].uid}[kind]
         target = enemy.hero.uid if kind is ChoiceKind.ATTACK else None
         before = self.game.to_json()
         with pytest.raises(IllegalActionError, match="game is over"):
