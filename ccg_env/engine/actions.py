@@ -48,13 +48,18 @@ class GameAction:
         return type(self).__name__
 
     def describe(self) -> dict[str, Any]:
-        """Return the action's main fields with cards shown by uid, for logs and JSON."""
+        """Return the action's main fields with cards shown by uid, for logs and JSON (sorting and placement
+        bookkeeping left out)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name in ("priority", "order_of_play", "cancelled"):
+            if f.name in _UNDESCRIBED:
                 continue
             out[f.name] = _plain(getattr(self, f.name))
         return out
+
+
+#: Fields :meth:`GameAction.describe` leaves out: how reactions sort, and where a deathrattle's summons go.
+_UNDESCRIBED: Final = frozenset({"priority", "order_of_play", "cancelled", "left_of", "right_neighbours"})
 
 
 def _plain(value: Any) -> Any:
