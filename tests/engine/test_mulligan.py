@@ -20,8 +20,9 @@ from .helpers import NO_MULLIGAN
 DECKS = sorted(default_deck_paths())
 
 #: Digest of 14 seeded random games over deck pairs as main played them before the mulligan existed (legal
-#: lists, final state without the fields the mulligan added, log), computed with main's code at db1752f.
-TODAYS_OPENING = "4ffcaa931ac73675ce3482edf73e0f2fd0bcd7fd0fd5a16c1ae3fb942e8d5290"
+#: lists, final state without the fields the mulligan added, log), computed with main's code before the mulligan
+#: merge (heroes, class decks and the rules-fidelity changes in; log lines as describe() writes them since f44863b).
+TODAYS_OPENING = "c7f3e0ec22ad419babbb65f122994672658d16018d3caf54119ab053e144086b"
 
 
 def put_back(game: Game, *slots: int) -> None:
