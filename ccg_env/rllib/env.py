@@ -54,10 +54,14 @@ _MAX_SEED = 2**63 - 1
 
 def observation_space(core: EnvCore) -> gymnasium.spaces.Dict:
     """One agent's observation space: the scaled observation vector and the int8 action mask."""
-    high = (core.encoder.high * core.encoder.scale).astype(np.float32)
+    return masked_space((core.encoder.high * core.encoder.scale).astype(np.float32), core.size)
+
+
+def masked_space(high: np.ndarray, actions: int) -> gymnasium.spaces.Dict:
+    """``Dict(observations=Box([0, high]), action_mask=Box(int8, (actions,)))``."""
     return gymnasium.spaces.Dict({
         "observations": gymnasium.spaces.Box(np.zeros_like(high), high, dtype=np.float32),
-        "action_mask": gymnasium.spaces.Box(0, 1, (core.size,), dtype=np.int8),
+        "action_mask": gymnasium.spaces.Box(0, 1, (actions,), dtype=np.int8),
     })
 
 
@@ -222,4 +226,4 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         return observations, reward_dict, terminateds, truncateds, infos
 
 
-__all__ = ["AGENTS", "FORFEIT", "LEARNERS", "SELF_PLAY", "CcgMultiAgentEnv", "check_opponents", "observation_space"]
+__all__ = ["AGENTS", "FORFEIT", "LEARNERS", "SELF_PLAY", "CcgMultiAgentEnv", "check_opponents", "masked_space", "observation_space"]

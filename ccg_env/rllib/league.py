@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from ray.rllib.callbacks.callbacks import RLlibCallback
@@ -35,58 +35,11 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from .config import MAIN
 from .env import LEARNERS, SELF_PLAY
 from .modules import MaskedPPOTorchRLModule
+from .settings import LeagueSettings
 
 SNAPSHOT_PREFIX = "snapshot_"
 #: Prior win rate of main against an opponent it has not met yet.
 PRIOR_WIN_RATE = 0.5
-
-
-@dataclass(frozen=True)
-class LeagueSettings:
-    """The ``league:`` mapping of an RLlib training config."""
-
-    snapshot_every: int = 5
-    """training iterations between two snapshots of the main module"""
-    max_snapshots: int = 8
-    """snapshots kept (the oldest is removed first)"""
-    self_play: float = 0.3
-    """share of episodes that are main against itself"""
-    scripted: tuple = ("heuristic", "random")
-    """scripted agents in the pool (registered agent names; the env plays them)"""
-    pfsp_power: float = 2.0
-    """PFSP weighting exponent: weight ``(1 - win rate) ** pfsp_power`` (0: uniform over the pool)"""
-    win_rate_smoothing: float = 0.3
-    """weight of the latest iteration in each opponent's running win rate"""
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any], where: str = "league") -> LeagueSettings:
-        """Validate a mapping of settings; errors name ``where`` and the key."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}; known keys: {', '.join(sorted(known))}")
-        settings = cls(**{**values, "scripted": tuple(values.get("scripted", cls.scripted))})
-        settings.check(where)
-        return settings
-
-    def check(self, where: str = "league") -> None:
-        """Raise ValueError naming the first setting out of range."""
-        from ..agent_api import available_agents
-
-        for name in ("snapshot_every", "max_snapshots"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{where}: {name} must be a whole number >= 1, got {value!r}")
-        for name, low, high in (("self_play", 0, 1), ("pfsp_power", 0, 100), ("win_rate_smoothing", 0, 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-                raise ValueError(f"{where}: {name} must be a number from {low} to {high}, got {value!r}")
-        agents = available_agents()
-        for name in self.scripted:
-            if name not in agents:
-                raise ValueError(f"{where}: scripted: unknown agent {name!r}; known: {', '.join(agents)}")
-        if self.self_play == 1 and self.scripted:
-            raise ValueError(f"{where}: self_play is 1, so the scripted agents would never play; lower it")
 
 
 @dataclass
