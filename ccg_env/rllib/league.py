@@ -97,8 +97,17 @@ def split_weights(weights: dict[str, float]) -> tuple[dict[str, float], dict[str
 
 def push_league(algorithm: Any, env_weights: dict[str, float], module_weights: dict[str, float],
                 states: dict[str, Any] | None = None) -> None:
-    """On every env runner (local and remote): set snapshot weights (``states``), then the draw weights."""
+    """On every learner and env runner (local and remote): set snapshot weights (``states``); then the draw
+    weights on the runners. The learners' copies matter too: PPO's weight sync sends every module the learners
+    hold, so a snapshot left at its initial weights there would overwrite the runners' copy after one iteration."""
     states = states or {}
+    if states:
+        def set_learner_states(learner: Any) -> None:
+            for module_id, state in states.items():
+                if module_id in learner.module.keys():
+                    learner.module[module_id].set_state(state)
+
+        algorithm.learner_group.foreach_learner(set_learner_states)
 
     def update(runner: Any) -> None:
         for module_id, state in states.items():
