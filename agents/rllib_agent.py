@@ -88,8 +88,7 @@ class RLlibAgent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
         """The legal id (``action_mask == 1``) with the highest logit for this raw observation."""
-        import torch
-        from ray.rllib.core.columns import Columns
+        from ccg_env.rllib.modules import greedy_actions
 
         module = self._module if self._module is not None else self._load()
         obs = np.asarray(observation, dtype=np.float32)
@@ -101,11 +100,7 @@ class RLlibAgent:
         if legal.size == 1:
             return int(legal[0])
         scaled = obs * self._scale(view.rules if view is not None else None, obs.size)
-        batch = {Columns.OBS: {"observations": torch.from_numpy(scaled)[None],
-                               "action_mask": torch.from_numpy(mask)[None]}}
-        with torch.no_grad():
-            logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
-        return int(legal[int(np.argmax(logits[legal]))])
+        return int(greedy_actions(module, scaled[None], mask[None])[0])
 
     def reset(self, seed: int | None = None) -> None:
         """Greedy play keeps no state between games."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
+import numpy as np
 import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
@@ -97,5 +98,14 @@ class MaskedRandomRLModule(TorchRLModule):
         return TorchCategorical
 
 
-__all__ = ["ACTION_MASK", "OBSERVATIONS", "MaskedPPOTorchRLModule", "MaskedRandomRLModule", "masked_logits",
-           "split_observation"]
+def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The masked module's most probable legal action for each row (a finished game's all-zero row gets 0)."""
+    batch = {Columns.OBS: {"observations": torch.from_numpy(np.ascontiguousarray(observations)),
+                           "action_mask": torch.from_numpy(np.ascontiguousarray(masks))}}
+    with torch.no_grad():
+        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
+    return np.where(masks.any(axis=1), logits.argmax(axis=1), 0)
+
+
+__all__ = ["ACTION_MASK", "OBSERVATIONS", "MaskedPPOTorchRLModule", "MaskedRandomRLModule", "greedy_actions",
+           "masked_logits", "split_observation"]

@@ -40,6 +40,7 @@ import numpy as np
 from ..training.train import EvalResult, eval_opponent, prepare_run_dir
 from ..training.train_config import TrainConfig
 from . import require_ray
+from .modules import greedy_actions
 from .settings import LeagueSettings, RLlibSettings
 
 MAIN = "main"
@@ -93,18 +94,6 @@ def build_config(config: TrainConfig) -> Any:
 
 
 # --- evaluation ---------------------------------------------------------------------------------------------
-
-
-def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The masked module's most probable legal action for each row (a finished game's all-zero row gets 0)."""
-    import torch
-    from ray.rllib.core.columns import Columns
-
-    batch = {Columns.OBS: {"observations": torch.from_numpy(np.ascontiguousarray(observations)),
-                           "action_mask": torch.from_numpy(np.ascontiguousarray(masks))}}
-    with torch.no_grad():
-        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
-    return np.where(masks.any(axis=1), logits.argmax(axis=1), 0)
 
 
 def evaluate(module: Any, config: TrainConfig, opponent: str, games: int, seed: int) -> Counter:
@@ -281,5 +270,5 @@ def _append_csv(path: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
-__all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "greedy_actions", "load_league",
+__all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "load_league",
            "restore", "save_checkpoint", "save_league", "train"]
