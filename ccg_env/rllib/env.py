@@ -1,8 +1,9 @@
 """``CcgMultiAgentEnv``: the card game as an RLlib ``MultiAgentEnv`` for turn-based self-play, over the env core.
 
-| Creation          | ``CcgMultiAgentEnv(config)`` (RLlib passes ``env_config``), or ``PPOConfig().environment(CcgMultiAgentEnv)`` |
+| Creation          | ``CcgMultiAgentEnv(env_config)``, or ``PPOConfig().environment(CcgMultiAgentEnv)``          |
 |-------------------|-------------------------------------------------------------------------------------------|
-| Agents            | ``player_0``, ``player_1`` (self-play, by seat: ``player_0`` moves first); ``learner_0`` or ``learner_1`` (the learner's seat against a scripted agent) |
+| Agents            | ``player_0``, ``player_1`` by seat (``player_0`` moves first); against a scripted agent the |
+|                   | learner is ``learner_0`` or ``learner_1`` (its seat)                                      |
 | Action space      | ``Discrete(N)`` per agent: the env core's action layout (:mod:`ccg_env.env.codec`)        |
 | Observation space | ``Dict(observations=Box(float32, [0, 1]), action_mask=Box(int8, (N,)))`` per agent        |
 
@@ -226,4 +227,5 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         return observations, reward_dict, terminateds, truncateds, infos
 
 
-__all__ = ["AGENTS", "FORFEIT", "LEARNERS", "SELF_PLAY", "CcgMultiAgentEnv", "check_opponents", "masked_space", "observation_space"]
+__all__ = ["AGENTS", "FORFEIT", "LEARNERS", "SELF_PLAY", "CcgMultiAgentEnv", "check_opponents", "masked_space",
+           "observation_space"]

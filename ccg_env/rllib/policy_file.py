@@ -1,12 +1,13 @@
-"""The RLlib policy file (``.ccgrllib``): a trained masked PPO module's weights and JSON metadata, read without running code.
+"""The RLlib policy file (``.ccgrllib``): a masked PPO module's weights and JSON metadata, read without running code.
 
 An RLlib checkpoint folder holds pickles (the module's class and constructor arguments, states), so loading one
 runs whatever code its author put there: the ``rllib`` agent opens one only with ``trust=True``. Training also
 writes the main module as a policy file, which is what to share: a zip archive with exactly
 
 - ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class (only
-  ``MaskedPPOTorchRLModule``), its layer sizes, activation and layer sharing (names from a fixed list, sizes bounded), the
-  observation and action sizes, the rules and the card ids it was trained on, and the weights' SHA-256;
+  ``MaskedPPOTorchRLModule``), its layer sizes, activation and layer sharing (names from a fixed list, sizes
+  bounded), the observation and action sizes, the rules and the card ids it was trained on, and the weights'
+  SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
 Every size is bounded before anything is allocated; a file that does not fit the game (other rules or card set)
@@ -72,7 +73,8 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
         raise ModelFileError(f"{where}: fcnet_activation: unknown {str(data['fcnet_activation'])[:80]}; known: "
                              f"{', '.join(ACTIVATIONS)}")
     if not isinstance(data["vf_share_layers"], bool):
-        raise ModelFileError(f"{where}: vf_share_layers: expected true or false, got {str(data['vf_share_layers'])[:80]}")
+        raise ModelFileError(f"{where}: vf_share_layers: expected true or false, "
+                             f"got {str(data['vf_share_layers'])[:80]}")
     _layers(data["fcnet_hiddens"], f"{where}: fcnet_hiddens")
     _layers(data["head_fcnet_hiddens"], f"{where}: head_fcnet_hiddens")
     _size(data["observation_size"], MAX_OBSERVATION_SIZE, f"{where}: observation_size")

@@ -36,7 +36,8 @@ def _batch(rows: int, seed: int):
     masks = (rng.random((rows, ACTIONS.n)) < 0.05).astype(np.int8)
     masks[:, 0] = 1  # end turn is always legal
     observations = rng.random((rows, SPACE["observations"].shape[0]), dtype=np.float32)
-    return masks, {Columns.OBS: {"observations": torch.from_numpy(observations), "action_mask": torch.from_numpy(masks)}}
+    observation = {"observations": torch.from_numpy(observations), "action_mask": torch.from_numpy(masks)}
+    return masks, {Columns.OBS: observation}
 
 
 @pytest.mark.parametrize("spec", [main_module_spec((32, 32)), RLModuleSpec(module_class=MaskedRandomRLModule)],
