@@ -12,7 +12,7 @@ PYTEST_ARGS ?= -q -n 2
 # quiet fall-back to the pure-Python engine.
 export CCG_ENV_REQUIRE_COMPILED := 1
 
-.PHONY: venv build run test bench mutation mutation-sample
+.PHONY: venv venv-rllib build run test test-rllib bench mutation mutation-sample
 
 venv: $(STAMP)
 
@@ -23,6 +23,20 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install -e ".[train,dev]"
 	touch $(STAMP)
 
+# Ray RLlib (the 'rllib' extra) pins gymnasium 1.2.2 while .venv has the newest, so the RLlib support is tested in
+# a virtualenv of its own. It shares the source tree, and with it the engine modules `make build` compiles there, so
+# this install compiles nothing.
+VENV_RLLIB := .venv-rllib
+RLLIB_STAMP := $(VENV_RLLIB)/.installed
+
+venv-rllib: $(RLLIB_STAMP)
+
+$(RLLIB_STAMP): pyproject.toml setup.py
+	test -x $(VENV_RLLIB)/bin/python || $(PYTHON) -m venv $(VENV_RLLIB)
+	$(VENV_RLLIB)/bin/python -m pip install "$(TORCH)"
+	CCG_ENV_PURE_PYTHON=1 $(VENV_RLLIB)/bin/python -m pip install -e ".[rllib,train,dev]"
+	touch $(RLLIB_STAMP)
+
 # Recompile in place when a compiled module is missing or does not match its source (until then the package runs
 # the sources); the install itself compiles, so right after it this only checks.
 build: venv
@@ -31,10 +45,17 @@ build: venv
 run: build
 	$(BIN)/ccg-env arena
 
-# The whole suite on the compiled engine, then the engine tier again on the pure-Python sources.
+# The whole suite on the compiled engine, then the engine tier again on the pure-Python sources, then the RLlib
+# tests and the env tier in .venv-rllib (ray's pinned gymnasium).
 test: build
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	CCG_ENV_PURE_PYTHON=1 $(BIN)/python -m pytest $(PYTEST_ARGS) tests/engine
+	$(MAKE) test-rllib
+
+# The RLlib tests fail instead of skipping here (CCG_ENV_REQUIRE_RLLIB); one Ray session at a time, so no workers.
+test-rllib: build venv-rllib
+	CCG_ENV_REQUIRE_RLLIB=1 $(VENV_RLLIB)/bin/python -m pytest -q -p no:xdist tests/rllib
+	$(VENV_RLLIB)/bin/python -m pytest $(PYTEST_ARGS) tests/env
 
 # Every speed script; the mutation tooling (mutation_*.py, mutmut_plugin.py) has targets of its own below.
 bench: build

@@ -140,11 +140,18 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_train(commands: argparse._SubParsersAction) -> None:
-    train = _command(commands, "train", "Train a MaskablePPO agent (delegates to ccg_env.training.train).")
+    train = _command(commands, "train", "Train a MaskablePPO agent, or with --backend rllib a Ray RLlib PPO "
+                                                 "self-play agent (delegates to ccg_env.training.train).")
     train.add_argument("--config", required=True, metavar="PATH",
                        help="training config: a configs/train/<name>.yaml path or a packaged config name")
     train.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                        help="override one config key (repeatable), e.g. --set total_timesteps=4096")
+    train.add_argument("--backend", choices=("sb3", "rllib"),
+                       help="sb3 (MaskablePPO in one process) or rllib (Ray RLlib self-play, extra 'rllib'); "
+                            "default: the config's backend key, else sb3")
+    train.add_argument("--address", metavar="ADDRESS",
+                       help="with --backend rllib: the Ray cluster to join ('auto' for the one this machine is in, "
+                            "see docs/scaling.md); default: a local Ray")
     train.add_argument("--no-progress", action="store_true",
                        help="hide the progress bar (same as --set progress=false; shown by default on a terminal)")
     train.add_argument("--trust-model", action="store_true",
@@ -434,6 +441,10 @@ def run_train(args: argparse.Namespace) -> int:
         argv += ["--set", override]
     if args.no_progress:
         argv += ["--set", "progress=false"]
+    if args.backend:
+        argv += ["--backend", args.backend]
+    if args.address:
+        argv += ["--address", args.address]
     if args.trust_model:
         argv += ["--set", "trust_model=true"]
     data = _game_data(args)  # checked here, so a bad file stops the command before training starts

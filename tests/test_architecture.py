@@ -22,7 +22,7 @@ FRONT_ENDS = {
     "ccg_env/env/aec.py": "ccg_env.env.aec", "ccg_env/env/duel.py": "ccg_env.env.duel",
     "ccg_env/env/gym_env.py": "ccg_env.env.gym_env", "ccg_env/env/vector.py": "ccg_env.env.vector",
     "ccg_env/env/sb3_vec.py": "ccg_env.env.sb3_vec", "ccg_env/training/league.py": "ccg_env.training.league",
-    "agents/match.py": "agents.match",
+    "agents/match.py": "agents.match", "ccg_env/rllib/env.py": "ccg_env.rllib.env",
 }
 #: Calls that only the core (and the modules it is made of) may make: each is one of its jobs.
 CORE_JOBS = {"legal_actions": "listing legal choices", "encode_all": "encoding ids", "Game.new": "starting games",

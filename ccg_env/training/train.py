@@ -44,7 +44,7 @@ from typing import Any, Sequence
 import numpy as np
 import yaml
 
-from .train_config import TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
+from .train_config import BACKENDS, TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
 
 __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "evaluate", "export_for_play",
            "load_config", "load_initial_weights", "main", "make_model", "make_training_env", "make_vec_env",
@@ -434,17 +434,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", required=True, help="a configs/train/<name>.yaml path or a packaged name")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="override one config key (repeatable), e.g. --set total_timesteps=4096")
+    parser.add_argument("--backend", choices=BACKENDS, help="sb3 or rllib (default: the config's, else sb3)")
+    parser.add_argument("--address", help="backend rllib: the Ray cluster to join ('auto': the one this machine "
+                                          "is in); default: start a local Ray")
     args = parser.parse_args(argv)
+    overrides = parse_overrides(args.overrides) if args.backend is None else \
+        {"backend": args.backend, **parse_overrides(args.overrides)}
     try:
-        config = load_config(args.config, parse_overrides(args.overrides))
+        config = load_config(args.config, overrides)
     except (ValueError, FileNotFoundError) as error:
         parser.error(str(error))
+    if args.address is not None and config.backend != "rllib":
+        parser.error("--address is for --backend rllib (a Ray cluster to train on)")
+    if config.backend == "rllib":
+        return _main_rllib(config, args.address)
     result = train(config)
     last = result.evaluations[-1]
     print(f"trained {result.timesteps} steps in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s); "
           f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games")
     print(f"run folder: {result.run_dir} (model.zip, {result.policy_path.name} to load and share, eval.csv, "
           f"checkpoints/, TensorBoard events)")
+    return 0
+
+
+def _main_rllib(config: TrainConfig, address: str | None) -> int:
+    """``--backend rllib``: train with Ray RLlib (:mod:`ccg_env.rllib.train`) and print where the results are."""
+    from ccg_env.rllib import require_ray
+
+    try:
+        require_ray()
+    except ImportError as error:
+        print(f"ccg-env train: {error}", file=sys.stderr)
+        return 2
+    from ccg_env.rllib.train import train as train_rllib
+
+    result = train_rllib(config, address)
+    last = result.evaluations[-1]
+    print(f"trained {result.timesteps} env steps in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s); "
+          f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games")
+    print(f"run folder: {result.run_dir} (model/ RLlib checkpoint, {result.policy_path.name} to load and share, "
+          f"eval.csv, learning_curve.png, checkpoints/)")
     return 0
 
 

@@ -25,6 +25,11 @@ class TrainConfig:
 
     name: str = ""
     """run name: outputs go to ``<runs_dir>/<name>/`` (defaults to the YAML file's stem)"""
+    backend: str = "sb3"
+    """``"sb3"`` (sb3-contrib MaskablePPO in one process) or ``"rllib"`` (Ray RLlib PPO self-play,
+    :mod:`ccg_env.rllib.train`; needs the ``rllib`` extra)"""
+    rllib: dict = field(default_factory=dict)
+    """``backend: rllib`` only: where sampling and learning run (:class:`ccg_env.rllib.settings.RLlibSettings`)"""
     total_timesteps: int = 1_000_000
     """learner env steps to train for (summed over all envs)"""
     seed: int = 0
@@ -32,9 +37,11 @@ class TrainConfig:
     num_envs: int = 16
     """games played side by side in the batched env (one process)"""
     opponent: str = "random"
-    """who the learner plays against: ``"random"``, a registered agent name, or ``"league"`` (see ``league``)"""
+    """who the learner plays against: ``"random"``, a registered agent name, ``"league"`` (see ``league``), or with
+    ``backend: rllib`` ``"self"`` (plain self-play)"""
     league: dict = field(default_factory=dict)
-    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields)"""
+    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields;
+    with ``backend: rllib``, :class:`ccg_env.rllib.settings.LeagueSettings` fields)"""
     init_model: Union[str, None] = None
     """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
     a stable-baselines3 ``.zip`` needs ``trust_model``"""
@@ -115,7 +122,7 @@ class TrainConfig:
     (shown when stderr is a terminal)"""
 
     def __post_init__(self) -> None:
-        for check in (_check_counts, _check_hyperparameters, _check_game, _check_policy, _check_runtime):
+        for check in (_check_runtime, _check_counts, _check_hyperparameters, _check_game, _check_policy):
             check(self)
 
 
@@ -164,8 +171,9 @@ def _check_game(config: TrainConfig) -> None:
     if config.seat not in ("random", 0, 1) or isinstance(config.seat, bool):
         raise ValueError(f"train config: seat must be 'random', 0 or 1, got {config.seat!r}")
     agents = available_agents()
-    if config.opponent not in (*agents, "league"):
-        raise ValueError(f"train config: opponent must be 'league' or one of {agents}, got {config.opponent!r}")
+    opponents = (*agents, "league", *(("self",) if config.backend == "rllib" else ()))
+    if config.opponent not in opponents:
+        raise ValueError(f"train config: opponent must be one of {', '.join(opponents)}, got {config.opponent!r}")
     if config.eval_opponent is not None and config.eval_opponent not in agents:
         raise ValueError(f"train config: eval_opponent must be one of {agents}, got {config.eval_opponent!r}")
     decks = config.decks
@@ -174,11 +182,33 @@ def _check_game(config: TrainConfig) -> None:
         raise ValueError(f"train config: decks must be two deck names or paths, 'random' or null, got {decks!r}")
     if config.init_model is not None and not Path(config.init_model).is_file():
         raise ValueError(f"train config: init_model: no model file at {config.init_model!r}")
-    if config.league or config.opponent == "league":
+    if config.backend == "rllib":
+        _check_rllib(config)
+    elif config.league or config.opponent == "league":
         from .league import LeagueSettings
 
         LeagueSettings.from_dict(config.league, "train config: league")
     _check_model_trust(config)
+
+
+BACKENDS = ("sb3", "rllib")
+
+
+def _check_rllib(config: TrainConfig) -> None:
+    """The settings of ``backend: rllib`` (checked without importing Ray) and the SB3-only ones it refuses."""
+    from ..rllib.settings import LeagueSettings, RLlibSettings
+
+    RLlibSettings.from_dict(config.rllib, "train config: rllib")
+    if config.league or config.opponent == "league":
+        LeagueSettings.from_dict(config.league, "train config: league")
+    unsupported = {"policy": (config.policy, "mlp"), "reward_shaping": (config.reward_shaping, 0.0),
+                   "init_model": (config.init_model, None), "normalize_observations": (config.normalize_observations,
+                                                                                         True),
+                   "rescale_inputs": (config.rescale_inputs, False), "lr_schedule": (config.lr_schedule, "constant"),
+                   "seat": (config.seat, "random")}
+    for key, (value, supported) in unsupported.items():
+        if value != supported:
+            raise ValueError(f"train config: {key}: backend rllib supports only {supported!r}, got {value!r}")
 
 
 def _check_model_trust(config: TrainConfig) -> None:
@@ -211,6 +241,11 @@ def _check_policy(config: TrainConfig) -> None:
 
 
 def _check_runtime(config: TrainConfig) -> None:
+    if config.backend not in BACKENDS:
+        raise ValueError(f"train config: backend must be one of {BACKENDS}, got {config.backend!r}")
+    if config.rllib and config.backend != "rllib":
+        raise ValueError("train config: rllib: settings for backend rllib, but backend is "
+                         f"{config.backend!r} (set backend: rllib or remove them)")
     if not DEVICE_PATTERN.fullmatch(str(config.device)):
         raise ValueError(f"train config: device must be 'cpu', 'auto', 'mps' or 'cuda[:N]', got {config.device!r}")
     if not (isinstance(config.progress, bool) or config.progress == "auto"):

@@ -1,0 +1,114 @@
+"""``ppo_config(...)``: an RLlib ``PPOConfig`` for self-play on :class:`~ccg_env.rllib.env.CcgMultiAgentEnv`.
+
+The defaults are the ones measured good on a 2-core machine (``docs/scaling.md``): sampling in the driver process
+(``num_env_runners=0``) with 8 envs, the learner in the driver too (``num_learners=0``), one torch thread, a
+rollout of 128 steps per env, minibatches of 512 and 4 epochs. On a cluster raise ``num_env_runners`` (one CPU
+each, ``envs_per_runner`` games side by side in each), ``num_learners`` and ``num_gpus_per_learner``; the train
+batch grows with the runners (``rollout_length * envs_per_runner * max(1, num_env_runners)``) unless
+``train_batch_size`` fixes it.
+
+Modules: ``"main"`` (:class:`~ccg_env.rllib.modules.MaskedPPOTorchRLModule`, the one trained) plays both seats of
+a self-play game; a :class:`~ccg_env.rllib.league.LeagueCallback` adds frozen snapshots and maps opponents to
+them (``league_mapping``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+from .env import CcgMultiAgentEnv
+from .modules import MaskedPPOTorchRLModule
+
+MAIN = "main"
+
+
+def main_module_spec(hidden: Sequence[int] = (256, 256), head: Sequence[int] = ()) -> RLModuleSpec:
+    """The trained module: masked PPO with an MLP encoder of ``hidden`` layers (and ``head`` layers per head)."""
+    return RLModuleSpec(module_class=MaskedPPOTorchRLModule,
+                        model_config={"fcnet_hiddens": list(hidden), "fcnet_activation": "tanh",
+                                      "head_fcnet_hiddens": list(head), "vf_share_layers": False})
+
+
+def self_play_mapping(agent_id: Any, episode: Any, **kwargs: Any) -> str:
+    """Both agents of a self-play game (and the learner facing a scripted agent) are the main module."""
+    return MAIN
+
+
+def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int = 0, envs_per_runner: int = 8,
+               num_learners: int = 0, num_gpus_per_learner: float = 0, num_cpus_per_env_runner: float = 1,
+               runner_resources: dict[str, float] | None = None, rollout_length: int = 128,
+               train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
+               lr: float = 3e-4, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
+               entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
+               hidden: Sequence[int] = (256, 256), seed: int | None = 0, torch_threads: int = 1,
+               league: Any = None, callbacks: Any = None) -> PPOConfig:
+    """A ``PPOConfig`` over :class:`CcgMultiAgentEnv` with the masked module ``"main"`` (see the module docs).
+
+    Args:
+        env_config: :class:`CcgMultiAgentEnv` options (rules, cards, decks, opponents...).
+        num_env_runners: sampling actors (0: sample in the driver process, best on small machines).
+        envs_per_runner: games each runner steps side by side (8-16 is good).
+        num_learners: learner actors (0: learn in the driver); ``num_gpus_per_learner`` GPUs each.
+        num_cpus_per_env_runner: CPUs Ray reserves per runner.
+        runner_resources: custom Ray resources each runner needs (to place runners on chosen nodes).
+        rollout_length: env steps per env per sample round (``rollout_fragment_length``).
+        train_batch_size: env steps per training iteration (default: ``rollout_length * envs_per_runner *
+            max(1, num_env_runners)``).
+        minibatch_size, num_epochs, lr, gamma, lambda_, clip_param, entropy_coeff, vf_loss_coeff, grad_clip:
+            PPO's settings.
+        hidden: the encoder's hidden layer sizes.
+        seed: seeds RLlib (envs, modules, sampling); None leaves it unseeded.
+        torch_threads: torch threads of the driver's learner and of each runner (1: steady on shared cores).
+        league: :class:`~ccg_env.rllib.league.LeagueSettings` (or a mapping of them): train against a league of
+            snapshots and scripted agents (the env's ``opponents`` are then set by the league).
+        callbacks: an ``RLlibCallback`` class (with ``league``, it must subclass the league's callback).
+    """
+    _check_counts(num_env_runners=num_env_runners, envs_per_runner=envs_per_runner, num_learners=num_learners,
+                  rollout_length=rollout_length, minibatch_size=minibatch_size, num_epochs=num_epochs,
+                  torch_threads=torch_threads)
+    batch = train_batch_size or rollout_length * envs_per_runner * max(1, num_env_runners)
+    mapping: Any = self_play_mapping
+    if league is not None:
+        from .league import LeagueCallback, LeagueMapping, LeagueSettings, pfsp_weights, split_weights
+
+        settings = league if isinstance(league, LeagueSettings) else LeagueSettings.from_dict(dict(league))
+        env_weights, module_weights = split_weights(pfsp_weights(settings, {}, []))
+        env_config = {**(env_config or {}), "opponents": env_weights}
+        mapping = LeagueMapping(module_weights)
+        callbacks = callbacks or LeagueCallback.with_settings(settings)
+    config = (
+        PPOConfig()
+        .environment(CcgMultiAgentEnv, env_config=dict(env_config or {}))
+        .framework("torch", torch_compile_learner=False)
+        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner,
+                     num_cpus_per_env_runner=num_cpus_per_env_runner, rollout_fragment_length=rollout_length,
+                     custom_resources_per_env_runner=dict(runner_resources or {}))
+        .learners(num_learners=num_learners, num_gpus_per_learner=num_gpus_per_learner)
+        .multi_agent(policies={MAIN}, policy_mapping_fn=mapping, policies_to_train=[MAIN])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: main_module_spec(hidden)}))
+        .training(train_batch_size_per_learner=batch // max(1, num_learners), minibatch_size=minibatch_size,
+                  num_epochs=num_epochs, lr=lr, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
+                  entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip)
+        .python_environment(extra_python_environs_for_worker={"OMP_NUM_THREADS": str(torch_threads)})
+        .debugging(seed=seed)
+    )
+    import torch
+
+    torch.set_num_threads(torch_threads)  # the driver's sampling and learning; actors read OMP_NUM_THREADS
+    if callbacks is not None:
+        config.callbacks(callbacks)
+    return config
+
+
+def _check_counts(**counts: int) -> None:
+    for name, value in counts.items():
+        minimum = 0 if name in ("num_env_runners", "num_learners") else 1
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ValueError(f"ppo_config: {name} must be a whole number >= {minimum}, got {value!r}")
+
+
+__all__ = ["MAIN", "main_module_spec", "ppo_config", "self_play_mapping"]

@@ -1,0 +1,176 @@
+"""The RLlib policy file (``.ccgrllib``): a masked PPO module's weights and JSON metadata, read without running code.
+
+An RLlib checkpoint folder holds pickles (the module's class and constructor arguments, states), so loading one
+runs whatever code its author put there: the ``rllib`` agent opens one only with ``trust=True``. Training also
+writes the main module as a policy file, which is what to share: a zip archive with exactly
+
+- ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class (only
+  ``MaskedPPOTorchRLModule``), its layer sizes, activation and layer sharing (names from a fixed list, sizes
+  bounded), the observation and action sizes, the rules and the card ids it was trained on, and the weights'
+  SHA-256;
+- ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
+
+Every size is bounded before anything is allocated; a file that does not fit the game (other rules or card set)
+is refused with an error naming both sides (:func:`ccg_env.model_file.check_fits`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ..model_file import MAX_ACTION_SIZE, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE, ModelFileError
+from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
+
+FORMAT = "ccg-env-rllib-module"
+FORMAT_VERSION = 1
+SUFFIX = ".ccgrllib"
+METADATA_MEMBER = "metadata.json"
+WEIGHTS_MEMBER = "weights.pt"
+MODULE_CLASSES = ("MaskedPPOTorchRLModule",)
+ACTIVATIONS = ("tanh", "relu", "swish", "linear")
+MAX_METADATA_BYTES = 4_000_000
+MAX_WEIGHTS_BYTES = 256_000_000
+_FIELDS = ("format", "format_version", "module_class", "fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
+           "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source")
+
+
+def _layers(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list) or len(value) > MAX_LAYERS or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_LAYER_SIZE for n in value):
+        raise ModelFileError(f"{where}: expected a list of at most {MAX_LAYERS} layer sizes from 1 to "
+                             f"{MAX_LAYER_SIZE}, got {str(value)[:80]}")
+    return value
+
+
+def _size(value: Any, limit: int, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        raise ModelFileError(f"{where}: expected a whole number from 1 to {limit}, got {str(value)[:80]}")
+    return value
+
+
+def check_metadata(data: Any, where: str) -> dict[str, Any]:
+    """Validate a parsed ``metadata.json`` field by field; a ModelFileError names ``where`` and the field."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ModelFileError(f"{where}: not a ccg-env RLlib policy file (format is "
+                             f"{data.get('format') if isinstance(data, dict) else type(data).__name__!r}, "
+                             f"expected {FORMAT!r})")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(f"{where}: format_version {data.get('format_version')!r} is not supported "
+                             f"(this ccg-env reads version {FORMAT_VERSION})")
+    unknown = sorted(set(data) - set(_FIELDS))
+    missing = sorted(set(_FIELDS) - set(data) - {"source"})
+    if unknown or missing:
+        raise ModelFileError(f"{where}: unknown fields {unknown}, missing fields {missing}")
+    if data["module_class"] not in MODULE_CLASSES:
+        raise ModelFileError(f"{where}: module_class: unknown {str(data['module_class'])[:80]}; known: "
+                             f"{', '.join(MODULE_CLASSES)}")
+    if data["fcnet_activation"] not in ACTIVATIONS:
+        raise ModelFileError(f"{where}: fcnet_activation: unknown {str(data['fcnet_activation'])[:80]}; known: "
+                             f"{', '.join(ACTIVATIONS)}")
+    if not isinstance(data["vf_share_layers"], bool):
+        raise ModelFileError(f"{where}: vf_share_layers: expected true or false, "
+                             f"got {str(data['vf_share_layers'])[:80]}")
+    _layers(data["fcnet_hiddens"], f"{where}: fcnet_hiddens")
+    _layers(data["head_fcnet_hiddens"], f"{where}: head_fcnet_hiddens")
+    _size(data["observation_size"], MAX_OBSERVATION_SIZE, f"{where}: observation_size")
+    _size(data["action_size"], MAX_ACTION_SIZE, f"{where}: action_size")
+    _check_rules(data["rules"], f"{where}: rules")
+    _check_card_ids(data["card_ids"], f"{where}: card_ids")
+    sha = data["weights_sha256"]
+    if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+        raise ModelFileError(f"{where}: weights_sha256: expected 64 lowercase hex digits")
+    return data
+
+
+def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | None = None) -> Path:
+    """Write ``module`` (a :class:`MaskedPPOTorchRLModule`) and what it plays (``core``: rules, cards) to ``path``."""
+    import dataclasses
+
+    import torch
+
+    config = module.model_config or {}
+    buffer = io.BytesIO()
+    torch.save({k: v.detach().cpu().clone() for k, v in module.state_dict().items()}, buffer)
+    weights = buffer.getvalue()
+    metadata = {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "module_class": type(module).__name__,
+        "fcnet_hiddens": list(config.get("fcnet_hiddens", [256, 256])),
+        "head_fcnet_hiddens": list(config.get("head_fcnet_hiddens", [])),
+        "fcnet_activation": config.get("fcnet_activation", "tanh"),
+        "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
+        "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards),
+        "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
+    }
+    path = Path(path)
+    check_metadata(json.loads(json.dumps(metadata)), str(path))  # what a reader will check
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.writestr(METADATA_MEMBER, json.dumps(metadata, indent=1) + "\n")
+        archive.writestr(WEIGHTS_MEMBER, weights)
+    return path
+
+
+def read_policy_file(path: str | Path) -> tuple[dict[str, Any], bytes]:
+    """The validated metadata and the checksummed (not yet loaded) weights of a policy file."""
+    where = str(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if names != {METADATA_MEMBER, WEIGHTS_MEMBER}:
+                raise ModelFileError(f"{where}: not a ccg-env RLlib policy file (members {sorted(names)[:10]}, "
+                                     f"expected {METADATA_MEMBER} and {WEIGHTS_MEMBER})")
+            raw = _read_member(archive, METADATA_MEMBER, MAX_METADATA_BYTES, where)
+            weights = _read_member(archive, WEIGHTS_MEMBER, MAX_WEIGHTS_BYTES, where)
+    except (zipfile.BadZipFile, OSError, RuntimeError) as error:
+        raise ModelFileError(f"{where}: cannot read the archive: {error}") from None
+    try:
+        metadata = check_metadata(json.loads(raw.decode("utf-8")), where)
+    except (UnicodeDecodeError, ValueError) as error:
+        if isinstance(error, ModelFileError):
+            raise
+        raise ModelFileError(f"{where}: {METADATA_MEMBER} is not valid JSON: {error}") from None
+    if hashlib.sha256(weights).hexdigest() != metadata["weights_sha256"]:
+        raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} does not match the SHA-256 in {METADATA_MEMBER} "
+                             f"(file damaged or edited)")
+    return metadata, weights
+
+
+def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
+    """Build the masked PPO module a policy file describes and load its weights (plain tensors only)."""
+    import gymnasium
+    import numpy as np
+    import torch
+
+    from .env import masked_space
+    from .modules import MaskedPPOTorchRLModule
+
+    metadata, weights = read_policy_file(path)
+    where = str(path)
+    try:
+        state = torch.load(io.BytesIO(weights), weights_only=True, map_location="cpu")
+    except Exception as error:  # weights_only refuses anything but tensors and plain containers
+        raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a plain tensor state dict: {error}") from None
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              for k, v in state.items()):
+        raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a mapping of names to tensors")
+    space = masked_space(np.ones(metadata["observation_size"], dtype=np.float32), metadata["action_size"])
+    module = MaskedPPOTorchRLModule(
+        observation_space=space, action_space=gymnasium.spaces.Discrete(metadata["action_size"]),
+        inference_only=False, model_config={key: metadata[key] for key in
+                                            ("fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
+                                                              "vf_share_layers")})
+    try:
+        module.load_state_dict(state, strict=True)
+    except RuntimeError as error:
+        raise ModelFileError(f"{where}: the weights do not fit the layers the metadata describes: "
+                             f"{' '.join(str(error).split())[:300]}") from None
+    module.eval()
+    return module, metadata
+
+
+__all__ = ["FORMAT", "SUFFIX", "check_metadata", "load_policy_file", "read_policy_file", "save_policy_file"]

@@ -1,0 +1,274 @@
+"""``ccg-env train --backend rllib``: RLlib PPO self-play from the same training configs and into the same run folder.
+
+The config file is the SB3 backend's (:class:`~ccg_env.training.train_config.TrainConfig`) with ``backend: rllib``
+(or ``--backend rllib``). Settings map onto RLlib's: ``num_envs`` games per env runner, ``n_steps`` the rollout
+per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate``, ``gamma``, ``gae_lambda``, ``clip_range``,
+``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch`` (the encoder's layers), ``seed``, ``torch_threads``.
+``opponent``: ``"league"`` (snapshots and scripted agents, ``league:`` as in :class:`~ccg_env.rllib.settings.
+LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
+(:class:`~ccg_env.rllib.settings.RLlibSettings`: env runners, learners, GPUs, ``resume_from``).
+
+The run folder ``<runs_dir>/<name>/`` holds what the SB3 backend writes, in RLlib's forms:
+
+- ``eval.csv``: one row per evaluation (greedy main module against ``eval_opponent``, the heuristic for a league,
+  ``eval_games`` games) and ``learning_curve.png`` (win rate against timesteps);
+- ``checkpoints/iter_<n>/`` (RLlib checkpoint folder, with ``league.npz`` for the league) and
+  ``checkpoints/step_<timesteps>.ccgrllib`` at every evaluation; ``model/`` and ``model.ccgrllib`` at the end
+  (the ``.ccgrllib`` policy files load in the ``rllib`` agent without running code);
+- ``progress.csv``: per iteration, timesteps, seconds, env steps/s and the league's numbers (win rates per
+  opponent, draw weights, snapshots) as JSON;
+- ``config.yaml``.
+
+``address``: None starts a local Ray; ``"auto"`` joins the cluster this machine is part of (``ray start``), or
+give a ``ray://host:10001`` address (docs/scaling.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..training.train import EvalResult, eval_opponent, prepare_run_dir
+from ..training.train_config import TrainConfig
+from . import require_ray
+from .modules import greedy_actions
+from .settings import LeagueSettings, RLlibSettings
+
+MAIN = "main"
+
+
+@dataclass
+class RLlibTrainResult:
+    """What a run produced: where, how long, how fast, and every evaluation."""
+
+    config: TrainConfig
+    run_dir: Path
+    model_path: Path
+    timesteps: int
+    seconds: float
+    evaluations: list[EvalResult]
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.timesteps / self.seconds if self.seconds else 0.0
+
+    @property
+    def policy_path(self) -> Path:
+        """The ``.ccgrllib`` policy file the ``rllib`` agent loads."""
+        return self.run_dir / "model.ccgrllib"
+
+
+def env_config(config: TrainConfig) -> dict[str, Any]:
+    """The :class:`~ccg_env.rllib.env.CcgMultiAgentEnv` options of a training config."""
+    values = {"rules": config.rules, "cards": config.cards, "decks": config.decks, "turn_limit": config.turn_limit,
+              "seed": config.seed}
+    if config.opponent not in ("league", "self"):
+        values["opponents"] = {config.opponent: 1.0}
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def build_config(config: TrainConfig) -> Any:
+    """The RLlib ``PPOConfig`` of a training config (see the module documentation for the mapping)."""
+    from .config import ppo_config
+
+    runtime = RLlibSettings.from_dict(config.rllib, "train config: rllib")
+    league = LeagueSettings.from_dict(config.league, "train config: league") if config.opponent == "league" else None
+    return ppo_config(env_config=env_config(config), num_env_runners=runtime.num_env_runners,
+                      envs_per_runner=config.num_envs, num_learners=runtime.num_learners,
+                      num_gpus_per_learner=runtime.num_gpus_per_learner,
+                      num_cpus_per_env_runner=runtime.num_cpus_per_env_runner, rollout_length=config.n_steps,
+                      train_batch_size=runtime.train_batch_size, minibatch_size=config.batch_size,
+                      num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
+                      lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
+                      vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
+                      seed=config.seed, torch_threads=config.torch_threads, league=league)
+
+
+# --- evaluation ---------------------------------------------------------------------------------------------
+
+
+def evaluate(module: Any, config: TrainConfig, opponent: str, games: int, seed: int) -> Counter:
+    """Play ``games`` greedy games of ``module`` against ``opponent`` (random seats, same deals each time)."""
+    from ..env.vector import CcgDuelVectorEnv
+
+    num_envs = min(config.eval_envs, games)
+    env = CcgDuelVectorEnv(num_envs, opponent=opponent, normalize_observations=True, decks=config.decks,
+                           rules=config.rules, cards=config.cards, turn_limit=config.turn_limit)
+    quotas = [games // num_envs + (i < games % num_envs) for i in range(num_envs)]
+    played, outcomes = [0] * num_envs, Counter()
+    observations, infos = env.reset(seed=seed)
+    while sum(played) < games:
+        actions = greedy_actions(module, observations, infos["action_mask"])
+        observations, _, terminated, truncated, infos = env.step(actions)
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            if played[i] < quotas[i]:
+                played[i] += 1
+                outcomes[infos["outcome"][i]] += 1
+    env.close()
+    return outcomes
+
+
+# --- the run ------------------------------------------------------------------------------------------------
+
+
+def train(config: TrainConfig, address: str | None = None) -> RLlibTrainResult:
+    """Train as ``config`` says on a local Ray (``address=None``) or a cluster; see the module documentation."""
+    ray = require_ray()
+    import torch
+
+    if config.backend != "rllib":
+        config = dataclasses.replace(config, backend="rllib")
+    torch.set_num_threads(config.torch_threads)
+    runtime = RLlibSettings.from_dict(config.rllib, "train config: rllib")
+    algo_config = build_config(config)
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        ray.init(address=address, include_dashboard=False, log_to_driver=bool(config.verbose))
+    try:
+        return _run(config, runtime, algo_config)
+    finally:
+        if started_ray:
+            ray.shutdown()
+
+
+def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlibTrainResult:
+    algo = algo_config.build_algo()
+    if runtime.resume_from:
+        restore(algo, Path(runtime.resume_from))
+    run_dir = prepare_run_dir(config)
+    (run_dir / "progress.csv").unlink(missing_ok=True)
+    opponent = eval_opponent(config) if config.opponent != "self" else "heuristic"
+    history: list[EvalResult] = []
+    started, timesteps, last_eval = time.perf_counter(), 0, 0
+    core = algo.env_runner.env.envs[0].unwrapped.core if algo.env_runner is not None else None
+    while timesteps < config.total_timesteps:
+        result = algo.train()
+        timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)
+        seconds = time.perf_counter() - started
+        _append_csv(run_dir / "progress.csv", progress_row(result, timesteps, seconds))
+        done = timesteps >= config.total_timesteps
+        if done or (config.eval_every and timesteps - last_eval >= config.eval_every):
+            last_eval = timesteps
+            module = algo.get_module(MAIN)
+            counts = evaluate(module, config, opponent, config.eval_games, config.eval_seed)
+            history.append(EvalResult(timesteps, seconds, opponent, dict(counts)))
+            _append_csv(run_dir / "eval.csv", history[-1].row())
+            save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
+            _save_policy(module, core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
+            plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
+    seconds = time.perf_counter() - started
+    model_path = run_dir / "model"
+    save_checkpoint(algo, model_path)
+    _save_policy(algo.get_module(MAIN), core, config, run_dir / "model.ccgrllib", timesteps)
+    algo.stop()
+    return RLlibTrainResult(config, run_dir, model_path, timesteps, seconds, history)
+
+
+def _sampled(result: dict) -> int:
+    value = result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0)
+    return int(value) if math.isfinite(float(value)) else 0
+
+
+def progress_row(result: dict, timesteps: int, seconds: float) -> dict[str, Any]:
+    """The ``progress.csv`` row of one iteration: counts, speed and the league's numbers."""
+    return {"iteration": result.get("training_iteration"), "timesteps": timesteps, "seconds": round(seconds, 2),
+            "env_steps_per_s": round(timesteps / seconds, 1) if seconds else 0.0,
+            "league": json.dumps(result.get("league", {}), sort_keys=True)}
+
+
+def _save_policy(module: Any, core: Any, config: TrainConfig, path: Path, timesteps: int) -> None:
+    from .env import CcgMultiAgentEnv
+    from .policy_file import save_policy_file
+
+    if core is None:  # no local env runner: build the core from the config
+        core = CcgMultiAgentEnv(env_config(config)).core
+    save_policy_file(path, module, core, {"run": config.name, "timesteps": timesteps, "backend": "rllib"})
+
+
+def save_checkpoint(algo: Any, path: Path) -> Path:
+    """``algo.save_to_path(path)`` and the league beside it (``league.npz``: snapshot weights, win rates)."""
+    algo.save_to_path(str(path.resolve()))
+    league = _league_callback(algo)
+    if league is not None:
+        save_league(league.state(algo), path / "league.npz")
+    return path
+
+
+def restore(algo: Any, path: Path) -> None:
+    """Continue from a checkpoint folder: the main module, optimizer and counters, then the league's snapshots."""
+    if not (path / "learner_group").is_dir():
+        raise FileNotFoundError(f"rllib: resume_from: {str(path)!r} is not an RLlib checkpoint folder "
+                                f"(no learner_group/ in it)")
+    algo.restore_from_path(str(path.resolve()))
+    league = _league_callback(algo)
+    if league is not None and (path / "league.npz").is_file():
+        league.restore(algo, load_league(path / "league.npz"))
+
+
+def _league_callback(algo: Any) -> Any:
+    from .league import LeagueCallback
+
+    callbacks = getattr(algo, "callbacks", None)
+    for callback in callbacks if isinstance(callbacks, (list, tuple)) else [callbacks]:
+        if isinstance(callback, LeagueCallback):
+            return callback
+    return None
+
+
+def save_league(state: dict[str, Any], path: Path) -> None:
+    """The league as an ``.npz`` of plain arrays (``<snapshot>/<parameter>``) and a JSON index; no pickles."""
+    arrays = {f"{module_id}/{name}": np.asarray(value) for module_id, params in state["snapshots"].items()
+              for name, value in params.items()}
+    index = {"snapshots": list(state["snapshots"]), "win_rates": state["win_rates"]}
+    arrays["index.json"] = np.frombuffer(json.dumps(index).encode("utf-8"), dtype=np.uint8)
+    np.savez(path, **arrays)
+
+
+def load_league(path: Path) -> dict[str, Any]:
+    """Read :func:`save_league`'s file (``allow_pickle=False``: plain arrays only)."""
+    with np.load(path, allow_pickle=False) as data:
+        index = json.loads(bytes(data["index.json"]).decode("utf-8"))
+        snapshots: dict[str, dict[str, np.ndarray]] = {module_id: {} for module_id in index["snapshots"]}
+        for key in data.files:
+            module_id, _, name = key.partition("/")
+            if module_id in snapshots:
+                snapshots[module_id][name] = data[key]
+    return {"snapshots": snapshots, "win_rates": index["win_rates"]}
+
+
+def plot_learning_curve(history: list[EvalResult], path: Path, title: str) -> None:
+    """Win rate of each evaluation against timesteps, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 3.5))
+    axes.plot([e.timesteps for e in history], [e.win_rate for e in history], marker="o")
+    axes.set(xlabel="env steps", ylabel=f"greedy win rate vs {history[-1].opponent}", ylim=(0, 1), title=title)
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _append_csv(path: Path, row: dict[str, Any]) -> None:
+    new = not path.exists()
+    with path.open("a", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+__all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "load_league",
+           "restore", "save_checkpoint", "save_league", "train"]

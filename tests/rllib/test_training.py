@@ -1,0 +1,110 @@
+"""PPO self-play through RLlib: a smoke run, the league's snapshots on the env runners, checkpoints and the agent."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+
+from tests.rllib.ray_or_skip import require_rllib
+
+require_rllib()
+
+from agents.match import MatchRunner  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
+from agents.rllib_agent import RLlibAgent  # noqa: E402
+from ccg_env.model_file import UntrustedModelError  # noqa: E402
+from ccg_env.rllib.league import LeagueCallback  # noqa: E402
+from ccg_env.rllib.settings import LeagueSettings  # noqa: E402
+from ccg_env.training.train_config import TrainConfig  # noqa: E402
+from tests.rllib.conftest import tiny_config  # noqa: E402
+
+
+def _weights(state: dict) -> dict:
+    """The policy's weights of a module state (the value function's are not pushed: snapshots only play)."""
+    return {name: np.asarray(value) for name, value in state.items() if not name.startswith(("vf", "encoder.critic"))}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[name], b[name]) for name in a)
+
+
+def test_ppo_smoke_run_of_two_iterations(ray_session):
+    algo = tiny_config().build_algo()
+    before = _weights(algo.get_module("main").get_state())
+    for _ in range(2):
+        result = algo.train()
+    sampled = result["env_runners"]["num_env_steps_sampled_lifetime"]
+    assert sampled >= 2 * 4 * 32
+    assert np.isfinite(result["learners"]["main"]["total_loss"])
+    assert not _same(before, _weights(algo.get_module("main").get_state())), "training changed no weight"
+    algo.stop()
+
+
+def test_snapshot_weights_reach_every_env_runner(ray_session):
+    """A snapshot plays with main's weights at snapshot time on every runner (RLlib alone leaves them at init)."""
+    config = tiny_config(num_env_runners=1, league=LeagueSettings(snapshot_every=1, max_snapshots=4))
+    algo = config.build_algo()
+    algo.train()
+    main_then = _weights(algo.get_module("main").get_state())
+
+    def states(runner):
+        return {mid: runner.module[mid].get_state() for mid in runner.module.keys()}
+
+    (remote,) = algo.env_runner_group.foreach_env_runner(states, local_env_runner=False)
+    assert "snapshot_1" in remote
+    assert _same(_weights(remote["snapshot_1"]), main_then), "the snapshot's weights did not reach the env runner"
+    algo.train()
+    (remote,) = algo.env_runner_group.foreach_env_runner(states, local_env_runner=False)
+    assert _same(_weights(remote["snapshot_1"]), main_then), "a frozen snapshot changed"
+    assert not _same(_weights(remote["main"]), main_then), "main did not move on"
+    assert _same(_weights(remote["snapshot_2"]), _weights(remote["main"]))
+    # what the push is for: a module added with add_module alone keeps its initial weights on the runners
+    spec = algo.get_module("main")
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    algo.add_module(module_id="bare", module_spec=RLModuleSpec.from_module(spec), new_should_module_be_updated=["main"])
+    algo.get_module("bare").set_state(algo.get_module("main").get_state())  # the driver's copy only
+    (remote,) = algo.env_runner_group.foreach_env_runner(states, local_env_runner=False)
+    assert not _same(_weights(remote["bare"]), _weights(remote["main"]))
+    algo.stop()
+
+
+def _train_config(tmp_path, **overrides) -> TrainConfig:
+    settings = dict(name="tiny", backend="rllib", runs_dir=str(tmp_path), total_timesteps=600, num_envs=4, n_steps=32,
+                    batch_size=64, n_epochs=1, net_arch=[32, 32], eval_every=300, eval_games=4, eval_envs=2,
+                    opponent="league", league={"snapshot_every": 1, "max_snapshots": 2}, progress=False)
+    return TrainConfig(**{**settings, **overrides})
+
+
+def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
+    from ccg_env.rllib.train import build_config, restore, train
+
+    result = train(_train_config(tmp_path))
+    run = result.run_dir
+    for name in ("config.yaml", "eval.csv", "progress.csv", "learning_curve.png", "model.ccgrllib"):
+        assert (run / name).is_file(), name
+    rows = list(csv.DictReader((run / "eval.csv").open()))
+    assert len(rows) >= 2 and all(int(row["games"]) == 4 and row["opponent"] == "heuristic" for row in rows)
+    checkpoints = sorted((run / "checkpoints").glob("iter_*"))
+    assert checkpoints and (checkpoints[-1] / "league.npz").is_file()
+
+    # restore: main's weights and the league's snapshots come back
+    resumed = build_config(_train_config(tmp_path, rllib={"resume_from": str(run / "model")})).build_algo()
+    restore(resumed, run / "model")
+    (league,) = [c for c in resumed.callbacks if isinstance(c, LeagueCallback)]
+    assert league.snapshots and len(league.snapshots) <= 2
+    agent = RLlibAgent(run / "model", trust=True)
+    trusted_main = agent._load()
+    restored = resumed.get_module("main").get_state()
+    assert _same(_weights({k: v.numpy() for k, v in trusted_main.state_dict().items()}), _weights(restored))
+    resumed.stop()
+
+    # the agent: a checkpoint folder needs trust; the policy file plays an arena game with legal moves only
+    with pytest.raises(UntrustedModelError, match="trust=True"):
+        RLlibAgent(run / "model")
+    record = MatchRunner().play([RLlibAgent(run / "model.ccgrllib"), RandomAgent()], seed=5)
+    assert record.result in ("win", "draw", "turn_limit")
+    record = MatchRunner(decks="random").play([RandomAgent(), RLlibAgent(run / "model", trust=True)], seed=6)
+    assert record.decisions > 0

@@ -1,0 +1,40 @@
+"""Without the 'rllib' extra, the RLlib support says which extra to install (run in the main virtualenv)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
+import ccg_env.rllib
+from ccg_env.training.train_config import TrainConfig
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is not None,
+                                reason="ray is installed here; tests/rllib runs the RLlib support itself")
+
+
+def test_using_the_rllib_support_names_the_extra():
+    with pytest.raises(ImportError, match=r"pip install 'ccg-env\[rllib\]'"):
+        ccg_env.rllib.CcgMultiAgentEnv
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        ccg_env.rllib.nothing
+
+
+def test_train_backend_rllib_exits_2_naming_the_extra():
+    done = subprocess.run([sys.executable, "-m", "ccg_env.cli", "train", "--backend", "rllib", "--config", "smoke"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "ccg-env[rllib]" in done.stderr
+
+
+def test_rllib_config_keys_are_checked_without_ray():
+    with pytest.raises(ValueError, match="num_env_runners must be a whole number"):
+        TrainConfig(backend="rllib", rllib={"num_env_runners": -1})
+    with pytest.raises(ValueError, match="policy: backend rllib supports only 'mlp'"):
+        TrainConfig(backend="rllib", policy="slot")
+    with pytest.raises(ValueError, match="rllib: settings for backend rllib"):
+        TrainConfig(rllib={"num_env_runners": 2})
+    with pytest.raises(ValueError, match="unknown keys"):
+        TrainConfig(backend="rllib", opponent="league", league={"heuristic": 0.5})
+    assert TrainConfig(backend="rllib", opponent="self").opponent == "self"
