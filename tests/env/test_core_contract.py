@@ -1,0 +1,57 @@
+"""The env core's contract with every front-end: the action space's bounds, decks drawn per seed, illegal ids in
+"raise" mode, and drafts offered from the core's own card set."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ccg_env.engine import load_cards
+from ccg_env.engine.datafiles import config_dir
+from ccg_env.env.core import EnvCore
+from ccg_env.env.gym_env import CcgDuelEnv
+
+
+def test_every_id_of_the_action_space_is_accepted_and_the_ids_just_outside_are_refused():
+    core = EnvCore()
+    assert [core.action_id(i) for i in range(core.size)] == list(range(core.size))
+    assert core.action_id(np.int64(core.size - 1)) == core.size - 1
+    for outside in (core.size, np.int64(core.size), -1):
+        with pytest.raises(ValueError, match=rf"out of the action space: expected an integer in 0\.\.{core.size - 1}"):
+            core.action_id(outside)
+
+
+def test_random_decks_are_drawn_from_the_packaged_pool_by_the_game_seed():
+    core = EnvCore(decks="random")
+    pool_names = {deck.name for deck in core.deck_pool}
+    pairs = [core.decks_for(seed) for seed in range(40)]
+    assert all(len(pair) == 2 and {deck.name for deck in pair} <= pool_names for pair in pairs)
+    assert len({tuple(deck.name for deck in pair) for pair in pairs}) > 5  # the seed picks among many pairs
+    assert [core.decks_for(seed) for seed in range(40)] == pairs  # the same seed, the same decks
+    game_decks = core.decks_for(7)
+    dealt = sorted(c.definition.id for c in (*core.new_game(7).player(0).deck, *core.new_game(7).player(0).hand))
+    assert dealt == sorted(card for card in game_decks[0].cards)
+
+
+def test_a_masked_out_id_raises_in_raise_mode_and_changes_nothing():
+    env = CcgDuelEnv(opponent="random", illegal_action="raise", seat=0)
+    env.reset(seed=3)
+    masked_out = int(np.flatnonzero(env.action_masks() == 0)[0])
+    before = env.duel.game.to_json()
+    with pytest.raises(ValueError, match=f"action {masked_out} .*is illegal now"):
+        env.step(masked_out)
+    assert env.duel.game.to_json() == before
+
+
+def test_a_draft_offers_the_cards_of_the_core_s_own_card_set(tmp_path):
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
+    files = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    core = EnvCore(mode="draft", cards=files, heroes=("mage", "warrior"))
+    offered: set[str] = set()
+    for seed in range(6):
+        draft = core.new_draft(seed)
+        while not draft.is_over:
+            offered.update(card.id for card in draft.offer(draft.current))
+            draft.pick(0)
+    assert "test_pet" in offered and offered <= set(load_cards(files))
