@@ -29,7 +29,7 @@ import numpy as np
 from ..engine import CardSet, Rules
 from ..engine.draft import OFFER_SIZE, Draft
 from ..engine.vocabulary import CardClass
-from .observation import STAT_CAP, ObservationEncoder, Piece
+from .observation import STAT_CAP, ObservationEncoder, Piece, PieceLayout
 from .observation_writer import CARD_TYPES, KEYWORDS
 
 #: Cost buckets of the curve piece: 0 .. CURVE_TOP - 1, then CURVE_TOP and more.
@@ -37,7 +37,7 @@ CURVE_TOP: Final = 7
 _OFFER_HEAD: Final = ("present", "cost", "attack", "health")
 
 
-class DraftEncoder:
+class DraftEncoder(PieceLayout):
     """The layout, bounds and writer of the draft mode's observation (the same attributes as the battle encoder).
 
     Attributes:
@@ -70,11 +70,6 @@ class DraftEncoder:
         start = {p.name: p.start - self.battle_size for p in self.pieces[len(battle.pieces):]}
         self._starts = start
 
-    def _add(self, name: str, shape: tuple[int, ...], columns: tuple[str, ...]) -> None:
-        start = self.pieces[-1].stop
-        self.pieces.append(Piece(name, start, start + int(np.prod(shape)), shape))
-        self.columns[name] = columns
-
     def _draft_high(self, rules: Rules) -> np.ndarray:
         high = np.ones(self.size - self.battle_size, dtype=np.float32)
         views = self.view(np.concatenate([np.ones(self.battle_size, dtype=np.float32), high]))
@@ -95,17 +90,6 @@ class DraftEncoder:
         row[head:head + len(KEYWORDS)] = [1.0 if card.keywords & int(k) else 0.0 for k in KEYWORDS]
         row[head + len(KEYWORDS) + self._index[card.id]] = 1.0
         return row
-
-    def view(self, vec: np.ndarray) -> dict[str, np.ndarray]:
-        """Piece name -> view of ``vec`` (shape ``(..., size)``) reshaped to ``(..., *piece.shape)``."""
-        if vec.shape[-1] != self.size:
-            raise ValueError(f"expected a vector of length {self.size} on the last axis, got shape {vec.shape}")
-        lead = vec.shape[:-1]
-        return {p.name: vec[..., p.start:p.stop].reshape(*lead, *p.shape) for p in self.pieces}
-
-    def new_buffer(self) -> np.ndarray:
-        """A zeroed array of the observation's shape and dtype."""
-        return np.zeros(self.size, dtype=np.float32)
 
     def write_draft(self, draft: Draft, seat: int, out: np.ndarray, *, normalize: bool = False) -> None:
         """Write ``seat``'s draft pieces into ``out[battle_size:]`` (the battle part is not touched)."""

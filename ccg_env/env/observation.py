@@ -27,7 +27,8 @@ from .observation_writer import (CARD_TYPES, HAND_HEAD, HERO_CLASSES, HERO_POWER
                                  ObservationWriter)
 
 __all__ = ["CARD_TYPES", "COUNT_CAP", "HAND_HEAD", "HERO_CLASSES", "HERO_COLUMNS", "HERO_POWER_COLUMNS", "KEYWORDS",
-           "MINION_HEAD", "STAT_CAP", "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "card_order"]
+           "MINION_HEAD", "STAT_CAP", "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "PieceLayout",
+           "card_order"]
 
 #: Upper bound for stats that buffs can push beyond printed values (attack, health, armor...); values clip here.
 STAT_CAP = 100
@@ -72,7 +73,34 @@ class _CardRows(dict):
         return rows
 
 
-class ObservationEncoder:
+class PieceLayout:
+    """A flat float32 vector made of named pieces: appending pieces, and viewing a vector piece by piece.
+
+    Subclasses set ``pieces`` (a list of :class:`Piece`) and ``columns`` before adding, and ``size`` after.
+    """
+
+    pieces: list[Piece]
+    columns: dict[str, tuple[str, ...]]
+    size: int
+
+    def _add(self, name: str, shape: tuple[int, ...], columns: tuple[str, ...]) -> None:
+        start = self.pieces[-1].stop if self.pieces else 0
+        self.pieces.append(Piece(name, start, start + int(np.prod(shape)), shape))
+        self.columns[name] = columns
+
+    def view(self, vec: np.ndarray) -> dict[str, np.ndarray]:
+        """Return piece name -> view of ``vec`` (shape ``(..., size)``) reshaped to ``(..., *piece.shape)``."""
+        if vec.shape[-1] != self.size:
+            raise ValueError(f"expected a vector of length {self.size} on the last axis, got shape {vec.shape}")
+        lead = vec.shape[:-1]
+        return {p.name: vec[..., p.start:p.stop].reshape(*lead, *p.shape) for p in self.pieces}
+
+    def new_buffer(self) -> np.ndarray:
+        """Return a zeroed array of the observation's shape and dtype."""
+        return np.zeros(self.size, dtype=np.float32)
+
+
+class ObservationEncoder(PieceLayout):
     """Encodes a game from one player's point of view into a flat float32 vector of named pieces.
 
     Attributes:
@@ -114,11 +142,6 @@ class ObservationEncoder:
         self._last_writer: ObservationWriter | None = None
 
     # --- layout ------------------------------------------------------------------------------
-
-    def _add(self, name: str, shape: tuple[int, ...], columns: tuple[str, ...]) -> None:
-        start = self.pieces[-1].stop if self.pieces else 0
-        self.pieces.append(Piece(name, start, start + int(np.prod(shape)), shape))
-        self.columns[name] = columns
 
     def _build_layout(self, rules: Rules, n_cards: int) -> None:
         card_columns = tuple(f"card_{c.id}" for c in self.cards)
@@ -187,16 +210,6 @@ class ObservationEncoder:
     def observation_shape(self) -> tuple[int]:
         return (self.size,)
 
-    def view(self, vec: np.ndarray) -> dict[str, np.ndarray]:
-        """Return piece name -> view of ``vec`` (shape ``(..., size)``) reshaped to ``(..., *piece.shape)``."""
-        if vec.shape[-1] != self.size:
-            raise ValueError(f"expected a vector of length {self.size} on the last axis, got shape {vec.shape}")
-        lead = vec.shape[:-1]
-        return {p.name: vec[..., p.start:p.stop].reshape(*lead, *p.shape) for p in self.pieces}
-
-    def new_buffer(self) -> np.ndarray:
-        """Return a zeroed array of the observation's shape and dtype."""
-        return np.zeros(self.size, dtype=np.float32)
 
     def encode(self, game: Game, player: int, out: np.ndarray, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game`` into ``out`` (float32, shape ``(size,)``, contiguous).

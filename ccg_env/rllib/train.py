@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ..training.train import EvalResult, eval_opponent, prepare_run_dir
+from ..training.train import EvalResult, TrainResult, eval_opponent, prepare_run_dir
 from ..training.train_config import TrainConfig
 from . import require_ray
 from .modules import greedy_actions
@@ -47,19 +47,8 @@ MAIN = "main"
 
 
 @dataclass
-class RLlibTrainResult:
-    """What a run produced: where, how long, how fast, and every evaluation."""
-
-    config: TrainConfig
-    run_dir: Path
-    model_path: Path
-    timesteps: int
-    seconds: float
-    evaluations: list[EvalResult]
-
-    @property
-    def steps_per_second(self) -> float:
-        return self.timesteps / self.seconds if self.seconds else 0.0
+class RLlibTrainResult(TrainResult):
+    """What a run produced (as the SB3 backend's :class:`TrainResult`), and where its RLlib policy file is."""
 
     @property
     def policy_path(self) -> Path:
