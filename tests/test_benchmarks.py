@@ -24,6 +24,8 @@ RUNS = [
     (["gym_vec.py", "--steps", "256", "--repeats", "1", "--profile"],
      ["single env (CcgDuelEnv)", "make_vec async, N=8", "batched, N=256", "batched SB3 VecEnv, N=64",
       "observation encoder", "action codec and mask"]),
+    (["game_breadth.py", "--seconds", "0.1", "--repeats", "1"],
+     ["engine decisions/s", "AEC env steps/s", "today", "hero powers", "mulligan", "both"]),
     (["loop_bounds.py", "--games-per-pair", "1"], ["49 games", "max depth per root action", "(bound 100,"]),
     (["memory_soak.py", "--games", "2", "--every", "1"], ["[engine]", "[aec]", "[gym]", "[vector]", "growth:"]),
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1"],
@@ -53,6 +55,7 @@ def test_benchmark_runs_on_a_tiny_budget(arguments, expected):
     (["train_throughput.py", "--config", "smoke", "--timesteps", "100"], "need at least one rollout of 512 steps"),
     (["train_throughput.py", "--config", "selfplay_league"], "league self-play is not measured here"),
     (["fuzz.py", "--workers", "0"], "--workers: must be at least 1"),
+    (["game_breadth.py", "--seconds", "0"], "--seconds: must be a finite number of seconds above 0"),
 ], ids=lambda value: value[0] if isinstance(value, list) else None)
 def test_benchmark_rejects_bad_arguments_in_one_line(arguments, complaint):
     done = run_script(arguments)
