@@ -45,7 +45,7 @@ MODULES = ("ccg_env/engine/systems/keywords.py", "ccg_env/engine/systems/combat.
 TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "tests/engine/test_roundtrip_fields.py",
          "tests/engine/test_game_api.py", "tests/engine/test_mana_and_turns.py", "tests/engine/test_drawing.py",
          "tests/cards", "tests/env/test_seat_rewards.py", "tests/env/test_configured_rules.py",
-         "tests/env/test_opponent_views.py", "tests/env/test_core_contract.py",
+         "tests/env/test_opponent_views.py", "tests/env/test_core_contract.py", "tests/env/test_episode_statistics.py",
          "tests/reliability/test_bad_inputs_engine.py")
 #: pytest options narrowing TESTS: the quick tests only (whole random games are left to `make mutation`).
 SELECT = ["-m", "not slow", "-k", "not whole_games"]
@@ -54,7 +54,8 @@ SEED = 19
 #: The score (percent) this sample had when it was recorded; the check fails below it.
 MIN_SCORE = 91.6  # 11 of 12 when recorded (2026-11-25, morning). After issue 21's merge the modules grew and the
 # seeded draw changed: 7 of 12, then 12 of 12 (one a timeout) once tests/env/test_core_contract.py stated the core's
-# rules the new draw found untested and one formatting-only mutant was listed as equivalent.
+# rules the new draw found untested and one formatting-only mutant was listed as equivalent; on CI's run the timeout
+# (an illegal id's step not counted in the episode length) survived, so the episode-statistics tests joined TESTS.
 
 
 def prepare_scratch() -> list[str]:
