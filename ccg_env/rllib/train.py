@@ -25,7 +25,6 @@ give a ``ray://host:10001`` address (docs/scaling.md).
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import math
@@ -37,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..training.train import EvalResult, TrainResult, eval_opponent, prepare_run_dir
+from ..training.train import EvalResult, TrainResult, append_csv, eval_opponent, prepare_run_dir
 from ..training.train_config import TrainConfig
 from . import require_ray
 from .modules import greedy_actions
@@ -143,14 +142,14 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
         result = algo.train()
         timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)
         seconds = time.perf_counter() - started
-        _append_csv(run_dir / "progress.csv", progress_row(result, timesteps, seconds))
+        append_csv(run_dir / "progress.csv", progress_row(result, timesteps, seconds))
         done = timesteps >= config.total_timesteps
         if done or (config.eval_every and timesteps - last_eval >= config.eval_every):
             last_eval = timesteps
             module = algo.get_module(MAIN)
             counts = evaluate(module, config, opponent, config.eval_games, config.eval_seed)
             history.append(EvalResult(timesteps, seconds, opponent, dict(counts)))
-            _append_csv(run_dir / "eval.csv", history[-1].row())
+            append_csv(run_dir / "eval.csv", history[-1].row())
             save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
             _save_policy(module, core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
             plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
@@ -248,15 +247,6 @@ def plot_learning_curve(history: list[EvalResult], path: Path, title: str) -> No
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
-
-
-def _append_csv(path: Path, row: dict[str, Any]) -> None:
-    new = not path.exists()
-    with path.open("a", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
 
 
 __all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "load_league",

@@ -168,7 +168,7 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
             self.logger.record("eval/win_rate", result.win_rate)
             self.logger.record("eval/games", result.games)
             self.logger.dump(self.num_timesteps)
-            _append_csv(run_dir / "eval.csv", result.row())
+            append_csv(run_dir / "eval.csv", result.row())
             save_model_files(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip", env.batch.setup,
                              config.name)
 
@@ -206,7 +206,8 @@ def load_initial_weights(model: Any, path: str | Path, trust: bool) -> None:
                          f"this config's policy: {' '.join(str(error).split())[:300]}") from None
 
 
-def _append_csv(path: Path, row: dict[str, Any]) -> None:
+def append_csv(path: Path, row: dict[str, Any]) -> None:
+    """Append one row to a CSV file, writing the header first when the file is new."""
     new = not path.exists()
     with path.open("a", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(row))
