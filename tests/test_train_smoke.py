@@ -27,6 +27,44 @@ def test_smoke_run_completes_and_reports_the_win_rate(tmp_path, capsys):
     assert result.policy_path == run_dir / "model.ccgmodel" and (run_dir / "checkpoints" / "step_2048.ccgmodel").is_file()
     assert list(run_dir.glob("events.out.tfevents.*")), "no TensorBoard event file"
     assert (run_dir / "config.yaml").is_file()
+    assert (run_dir / "learning_curve.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_best_model_is_the_evaluation_with_the_highest_win_rate_the_earliest_of_equals(tmp_path):
+    from ccg_env.saved_policy import load_model
+    from ccg_env.training.train import EvalResult, best_evaluation
+
+    rates = [(1, 1), (3, 1), (3, 1), (0, 4)]
+    history = [EvalResult(512 * i, 0.0, "random", {"win": w, "loss": l}) for i, (w, l) in enumerate(rates, 1)]
+    assert best_evaluation(history) is history[1] and best_evaluation([]) is None
+
+    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 2048, "eval_every": 512,
+                                         "eval_games": 8}))
+    assert len(result.evaluations) == 4 and result.best is best_evaluation(result.evaluations)
+    saved = load_model(result.run_dir / "best_model.ccgmodel")
+    assert saved.metadata.source["timesteps"] == result.best.timesteps
+    assert (result.run_dir / "best_model.zip").is_file()
+
+
+def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, capsys):
+    import ccg_env.training.train as train_module
+    from ccg_env.saved_policy import load_model
+
+    evaluate, calls = train_module.evaluate, []
+
+    def interrupted_at_the_second_evaluation(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(train_module, "evaluate", interrupted_at_the_second_evaluation)
+    assert main(["--config", "smoke", "--set", f"runs_dir={tmp_path}", "--set", "total_timesteps=4096",
+                 "--set", "eval_every=1024", "--set", "eval_games=8"]) == 130
+    assert capsys.readouterr().out.startswith("interrupted after 2048 steps")
+    run_dir = tmp_path / "smoke"
+    assert load_model(run_dir / "model.ccgmodel").metadata.source["timesteps"] == 2048
+    assert (run_dir / "model.zip").is_file() and len(list(csv.DictReader((run_dir / "eval.csv").open()))) == 1
 
 
 def test_loaded_model_plays_legal_moves_and_its_model_file_plays_the_same(tmp_path):

@@ -14,7 +14,8 @@ The run folder ``<runs_dir>/<name>/`` holds what the SB3 backend writes, in RLli
   ``eval_games`` games) and ``learning_curve.png`` (win rate against timesteps);
 - ``checkpoints/iter_<n>/`` (RLlib checkpoint folder, with ``league.npz`` for the league) and
   ``checkpoints/step_<timesteps>.ccgrllib`` at every evaluation; ``model/`` and ``model.ccgrllib`` at the end
-  (the ``.ccgrllib`` policy files load in the ``rllib`` agent without running code);
+  (the ``.ccgrllib`` policy files load in the ``rllib`` agent without running code); ``best_model.ccgrllib``, the
+  policy of the best evaluation so far; Ctrl-C stops training and still saves ``model/`` and ``model.ccgrllib``;
 - ``progress.csv``: per iteration, timesteps, seconds, env steps/s and the league's numbers (win rates per
   opponent, draw weights, snapshots) as JSON;
 - ``config.yaml``.
@@ -36,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from ..training.train import EvalResult, TrainResult, append_csv, eval_opponent, prepare_run_dir
+from ..training.curve import plot_learning_curve
+from ..training.train import EvalResult, best_evaluation, TrainResult, append_csv, eval_opponent, prepare_run_dir
 from ..training.train_config import TrainConfig
 from . import require_ray
 from .modules import greedy_actions
@@ -78,6 +80,7 @@ def build_config(config: TrainConfig) -> Any:
                       num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
                       lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
+                      share_encoder=runtime.share_encoder,
                       seed=config.seed, torch_threads=config.torch_threads, league=league)
 
 
@@ -138,27 +141,39 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
     history: list[EvalResult] = []
     started, timesteps, last_eval = time.perf_counter(), 0, 0
     core = algo.env_runner.env.envs[0].unwrapped.core if algo.env_runner is not None else None
-    while timesteps < config.total_timesteps:
-        result = algo.train()
-        timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)
-        seconds = time.perf_counter() - started
-        append_csv(run_dir / "progress.csv", progress_row(result, timesteps, seconds))
-        done = timesteps >= config.total_timesteps
-        if done or (config.eval_every and timesteps - last_eval >= config.eval_every):
-            last_eval = timesteps
-            module = algo.get_module(MAIN)
-            counts = evaluate(module, config, opponent, config.eval_games, config.eval_seed)
-            history.append(EvalResult(timesteps, seconds, opponent, dict(counts)))
-            append_csv(run_dir / "eval.csv", history[-1].row())
-            save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
-            _save_policy(module, core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
-            plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
+    interrupted = False
+    try:
+        while timesteps < config.total_timesteps:
+            result = algo.train()
+            timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)
+            seconds = time.perf_counter() - started
+            append_csv(run_dir / "progress.csv", progress_row(result, timesteps, seconds))
+            done = timesteps >= config.total_timesteps
+            if done or (config.eval_every and timesteps - last_eval >= config.eval_every):
+                last_eval = timesteps
+                _evaluate_and_save(algo, core, config, run_dir, history, opponent, timesteps, seconds)
+    except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
+        interrupted = True
     seconds = time.perf_counter() - started
     model_path = run_dir / "model"
     save_checkpoint(algo, model_path)
     _save_policy(algo.get_module(MAIN), core, config, run_dir / "model.ccgrllib", timesteps)
     algo.stop()
-    return RLlibTrainResult(config, run_dir, model_path, timesteps, seconds, history)
+    return RLlibTrainResult(config, run_dir, model_path, timesteps, seconds, history, interrupted)
+
+
+def _evaluate_and_save(algo: Any, core: Any, config: TrainConfig, run_dir: Path, history: list[EvalResult],
+                       opponent: str, timesteps: int, seconds: float) -> None:
+    """Evaluate the main module greedily, log it, checkpoint, redraw the curve and keep the best policy file."""
+    module = algo.get_module(MAIN)
+    counts = evaluate(module, config, opponent, config.eval_games, config.eval_seed)
+    history.append(EvalResult(timesteps, seconds, opponent, dict(counts)))
+    append_csv(run_dir / "eval.csv", history[-1].row())
+    save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
+    _save_policy(module, core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
+    plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
+    if history[-1] is best_evaluation(history):
+        _save_policy(module, core, config, run_dir / "best_model.ccgrllib", timesteps)
 
 
 def _sampled(result: dict) -> int:
@@ -231,22 +246,6 @@ def load_league(path: Path) -> dict[str, Any]:
             if module_id in snapshots:
                 snapshots[module_id][name] = data[key]
     return {"snapshots": snapshots, "win_rates": index["win_rates"]}
-
-
-def plot_learning_curve(history: list[EvalResult], path: Path, title: str) -> None:
-    """Win rate of each evaluation against timesteps, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.plot([e.timesteps for e in history], [e.win_rate for e in history], marker="o")
-    axes.set(xlabel="env steps", ylabel=f"greedy win rate vs {history[-1].opponent}", ylim=(0, 1), title=title)
-    axes.grid(alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
 
 
 __all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "load_league",

@@ -13,7 +13,11 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
 - ``checkpoints/step_<timesteps>.zip`` at every evaluation, ``model.zip`` at the end (``MaskablePPO.load``), each
   with a ``.ccgmodel`` beside it: the policy as a model file (:mod:`ccg_env.model_file`), which loads without
   running code from the file (what to share, and what the ``learned`` agent loads);
+- ``best_model.zip`` (and its ``.ccgmodel``): the model of the evaluation with the highest win rate so far;
+- ``learning_curve.png``: the evaluations' win rates against timesteps, redrawn at every evaluation;
 - ``config.yaml``: the resolved configuration, to rerun the same thing.
+
+Ctrl-C stops training and still saves ``model.zip`` (``TrainResult.interrupted``; the command exits 130).
 
 While it trains, a progress bar on stderr shows the timesteps, steps/s and the latest evaluation win rate
 (``progress``: by default only when stderr is a terminal).
@@ -44,6 +48,7 @@ from typing import Any, Sequence
 import numpy as np
 import yaml
 
+from .curve import plot_learning_curve
 from .train_config import BACKENDS, TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
 
 __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "evaluate", "export_for_play",
@@ -169,10 +174,21 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
             self.logger.record("eval/games", result.games)
             self.logger.dump(self.num_timesteps)
             append_csv(run_dir / "eval.csv", result.row())
+            plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
             save_model_files(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip", env.batch.setup,
                              config.name)
+            if result is best_evaluation(history):
+                save_model_files(self.model, run_dir / BEST_MODEL, env.batch.setup, config.name)
 
     return WinRateEval()
+
+
+BEST_MODEL = "best_model.zip"
+
+
+def best_evaluation(history: Sequence[EvalResult]) -> EvalResult | None:
+    """The evaluation with the highest win rate, the earliest of equals (``None`` before the first)."""
+    return max(history, key=lambda e: e.win_rate, default=None)
 
 
 def save_model_files(model: Any, path: Path, setup: Any, run_name: str) -> None:
@@ -298,6 +314,12 @@ class TrainResult:
     timesteps: int
     seconds: float
     evaluations: list[EvalResult]
+    interrupted: bool = False
+
+    @property
+    def best(self) -> EvalResult | None:
+        """The evaluation whose model ``best_model.zip`` (and ``.ccgmodel``) holds."""
+        return best_evaluation(self.evaluations)
 
     @property
     def steps_per_second(self) -> float:
@@ -392,11 +414,15 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     if show_progress(config.progress):
         callbacks.append(make_progress_callback(config, history))
     started = time.perf_counter()
-    model.learn(config.total_timesteps, callback=CallbackList(callbacks))
+    interrupted = False
+    try:
+        model.learn(config.total_timesteps, callback=CallbackList(callbacks))
+    except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
+        interrupted = True
     seconds = time.perf_counter() - started
     model_path = run_dir / "model.zip"
     save_model_files(model, model_path, eval_env.batch.setup, config.name)
-    return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history)
+    return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
 
 
 def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:
@@ -450,12 +476,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if config.backend == "rllib":
         return _main_rllib(config, args.address)
     result = train(config)
-    last = result.evaluations[-1]
-    print(f"trained {result.timesteps} steps in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s); "
-          f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games")
-    print(f"run folder: {result.run_dir} (model.zip, {result.policy_path.name} to load and share, eval.csv, "
-          f"checkpoints/, TensorBoard events)")
-    return 0
+    print_result(result, "steps")
+    print(f"run folder: {result.run_dir} (model.zip, {result.policy_path.name} to load and share, {BEST_MODEL}, "
+          f"eval.csv, learning_curve.png, checkpoints/, TensorBoard events)")
+    return 130 if result.interrupted else 0
+
+
+def print_result(result: TrainResult, unit: str) -> None:
+    """Print how far a run (either backend's result) got, how fast, and its last and best evaluations."""
+    stopped = "interrupted after" if result.interrupted else "trained"
+    print(f"{stopped} {result.timesteps} {unit} in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s)")
+    if result.evaluations:
+        last, best = result.evaluations[-1], result.best
+        assert best is not None
+        print(f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games at the end, "
+              f"best {best.win_rate:.3f} at {best.timesteps} steps")
 
 
 def _main_rllib(config: TrainConfig, address: str | None) -> int:
@@ -470,12 +505,10 @@ def _main_rllib(config: TrainConfig, address: str | None) -> int:
     from ccg_env.rllib.train import train as train_rllib
 
     result = train_rllib(config, address)
-    last = result.evaluations[-1]
-    print(f"trained {result.timesteps} env steps in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s); "
-          f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games")
+    print_result(result, "env steps")
     print(f"run folder: {result.run_dir} (model/ RLlib checkpoint, {result.policy_path.name} to load and share, "
           f"eval.csv, learning_curve.png, checkpoints/)")
-    return 0
+    return 130 if result.interrupted else 0
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from agents.random_agent import RandomAgent  # noqa: E402
 from agents.rllib_agent import RLlibAgent  # noqa: E402
 from ccg_env.model_file import UntrustedModelError  # noqa: E402
 from ccg_env.rllib.league import LeagueCallback  # noqa: E402
+from ccg_env.rllib.policy_file import read_policy_file  # noqa: E402
 from ccg_env.rllib.settings import LeagueSettings  # noqa: E402
 from ccg_env.training.train_config import TrainConfig  # noqa: E402
 from tests.rllib.conftest import tiny_config  # noqa: E402
@@ -83,9 +84,12 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
 
     result = train(_train_config(tmp_path))
     run = result.run_dir
-    for name in ("config.yaml", "eval.csv", "progress.csv", "learning_curve.png", "model.ccgrllib"):
+    for name in ("config.yaml", "eval.csv", "progress.csv", "learning_curve.png", "model.ccgrllib",
+                 "best_model.ccgrllib"):
         assert (run / name).is_file(), name
     rows = list(csv.DictReader((run / "eval.csv").open()))
+    best = max(rows, key=lambda row: float(row["win_rate"]))  # the earliest of equals, as best_evaluation
+    assert read_policy_file(run / "best_model.ccgrllib")[0]["source"]["timesteps"] == int(best["timesteps"])
     assert len(rows) >= 2 and all(int(row["games"]) == 4 and row["opponent"] == "heuristic" for row in rows)
     checkpoints = sorted((run / "checkpoints").glob("iter_*"))
     assert checkpoints and (checkpoints[-1] / "league.npz").is_file()
