@@ -37,4 +37,6 @@ def test_rllib_config_keys_are_checked_without_ray():
         TrainConfig(rllib={"num_env_runners": 2})
     with pytest.raises(ValueError, match="unknown keys"):
         TrainConfig(backend="rllib", opponent="league", league={"heuristic": 0.5})
+    with pytest.raises(ValueError, match="share_encoder must be true or false"):
+        TrainConfig(backend="rllib", rllib={"share_encoder": "yes"})
     assert TrainConfig(backend="rllib", opponent="self").opponent == "self"

@@ -26,11 +26,16 @@ from .modules import MaskedPPOTorchRLModule
 MAIN = "main"
 
 
-def main_module_spec(hidden: Sequence[int] = (256, 256), head: Sequence[int] = ()) -> RLModuleSpec:
-    """The trained module: masked PPO with an MLP encoder of ``hidden`` layers (and ``head`` layers per head)."""
+def main_module_spec(hidden: Sequence[int] = (256, 256), head: Sequence[int] = (),
+                     share_encoder: bool = True) -> RLModuleSpec:
+    """The trained module: masked PPO with an MLP encoder of ``hidden`` layers (and ``head`` layers per head).
+
+    ``share_encoder``: one encoder feeds both the policy and the value head (RLlib's ``vf_share_layers``), which
+    halves the cost of the first layer over the wide observation; False gives each head its own encoder.
+    """
     return RLModuleSpec(module_class=MaskedPPOTorchRLModule,
                         model_config={"fcnet_hiddens": list(hidden), "fcnet_activation": "tanh",
-                                      "head_fcnet_hiddens": list(head), "vf_share_layers": False})
+                                      "head_fcnet_hiddens": list(head), "vf_share_layers": share_encoder})
 
 
 def self_play_mapping(agent_id: Any, episode: Any, **kwargs: Any) -> str:
@@ -44,7 +49,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
                lr: float = 3e-4, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
                entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
-               hidden: Sequence[int] = (256, 256), seed: int | None = 0, torch_threads: int = 1,
+               hidden: Sequence[int] = (256, 256), share_encoder: bool = True, seed: int | None = 0,
+               torch_threads: int = 1,
                league: Any = None, callbacks: Any = None) -> PPOConfig:
     """A ``PPOConfig`` over :class:`CcgMultiAgentEnv` with the masked module ``"main"`` (see the module docs).
 
@@ -61,6 +67,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
         minibatch_size, num_epochs, lr, gamma, lambda_, clip_param, entropy_coeff, vf_loss_coeff, grad_clip:
             PPO's settings.
         hidden: the encoder's hidden layer sizes.
+        share_encoder: one encoder for the policy and value heads (False: one each).
         seed: seeds RLlib (envs, modules, sampling); None leaves it unseeded.
         torch_threads: torch threads of the driver's learner and of each runner (1: steady on shared cores).
         league: :class:`~ccg_env.rllib.league.LeagueSettings` (or a mapping of them): train against a league of
@@ -89,7 +96,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                      custom_resources_per_env_runner=dict(runner_resources or {}))
         .learners(num_learners=num_learners, num_gpus_per_learner=num_gpus_per_learner)
         .multi_agent(policies={MAIN}, policy_mapping_fn=mapping, policies_to_train=[MAIN])
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MAIN: main_module_spec(hidden)}))
+        .rl_module(rl_module_spec=MultiRLModuleSpec(
+            rl_module_specs={MAIN: main_module_spec(hidden, share_encoder=share_encoder)}))
         .training(train_batch_size_per_learner=batch // max(1, num_learners), minibatch_size=minibatch_size,
                   num_epochs=num_epochs, lr=lr, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
                   entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip)

@@ -73,6 +73,8 @@ class RLlibSettings:
     """CPUs Ray reserves per env runner"""
     train_batch_size: Union[int, None] = None
     """env steps per iteration (default: ``n_steps * num_envs * max(1, num_env_runners)``)"""
+    share_encoder: bool = True
+    """one MLP encoder for the policy and value heads (false: one each, twice the first layer's cost)"""
     resume_from: Union[str, None] = None
     """a checkpoint folder of an earlier run (``<run>/checkpoints/iter_<n>``) to continue from"""
 
@@ -95,6 +97,8 @@ class RLlibSettings:
         batch = settings.train_batch_size
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise ValueError(f"{where}: train_batch_size must be a whole number >= 1 or null, got {batch!r}")
+        if not isinstance(settings.share_encoder, bool):
+            raise ValueError(f"{where}: share_encoder must be true or false, got {settings.share_encoder!r}")
         if settings.resume_from is not None and not isinstance(settings.resume_from, str):
             raise ValueError(f"{where}: resume_from must be a checkpoint folder path, got {settings.resume_from!r}")
         return settings
