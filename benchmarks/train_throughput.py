@@ -8,7 +8,13 @@ mask, games of a fixed length), with ``torch.set_num_threads(1)``. The env's sha
 two ways: measured directly (time inside the real env's ``reset``/``step``/``action_masks``, over the run's
 total) and as the difference ``(t_real - t_noop) / t_real``. Medians over ``--repeats``.
 
-Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random]``
+``--profile`` adds where the real run's time goes: the env (inside its methods), the policy's forward passes
+while collecting rollouts (collection time minus the env's), the PPO update, and the rest; then one minibatch of
+the update taken apart, forward and backward of each part on its own (inputs detached): the features extractor,
+the value network, the action head and the masked distribution (log-probabilities and entropy), beside the whole
+step (forward, loss, backward, optimizer) they add up to. Medians over ``--repeats`` (and 5 timings per part).
+
+Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random] [--profile]``
 """
 
 from __future__ import annotations
@@ -102,11 +108,85 @@ class NoOpVecEnv(VecEnv):
         pass
 
 
-def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> float:
+class PhaseClock:
+    """Wall seconds of a model's rollout collection and PPO updates, by wrapping the model's two methods."""
+
+    def __init__(self, model: MaskablePPO) -> None:
+        self.collect = self.update = 0.0
+        collect, update = model.collect_rollouts, model.train
+
+        def timed_collect(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return collect(*args, **kwargs)
+            finally:
+                self.collect += time.perf_counter() - start
+
+        def timed_update() -> None:
+            start = time.perf_counter()
+            update()
+            self.update += time.perf_counter() - start
+
+        model.collect_rollouts, model.train = timed_collect, timed_update  # type: ignore[method-assign]
+
+
+def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> tuple[float, MaskablePPO, PhaseClock]:
     model: MaskablePPO = make_model(dataclasses.replace(config, verbose=0, device="cpu"), env)
+    clock = PhaseClock(model)
     start = time.perf_counter()
     model.learn(timesteps)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, model, clock
+
+
+def _median_ms(run: Any, times: int = 5) -> float:
+    """Median wall milliseconds of ``run()`` over ``times`` calls, after one warm-up call."""
+    run()
+    samples = []
+    for _ in range(times):
+        start = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - start)
+    return 1000 * statistics.median(samples)
+
+
+def minibatch_parts_ms(model: MaskablePPO) -> dict[str, float]:
+    """Forward plus backward milliseconds of each part of the policy on one minibatch of the last rollout."""
+    policy = model.policy
+    batch = next(model.rollout_buffer.get(model.batch_size))
+    obs, actions, masks = batch.observations, batch.actions.long().flatten(), batch.action_masks
+    with torch.no_grad():
+        features = policy.extract_features(obs)
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+        logits = policy.action_net(latent_pi)
+
+    def extractor() -> None:
+        out = policy.extract_features(obs)
+        if out.requires_grad:  # SB3's plain flatten has no weights: its forward pass is all there is
+            out.sum().backward()
+
+    def value() -> None:
+        policy.value_net(policy.mlp_extractor.forward_critic(features.clone().requires_grad_())).sum().backward()
+
+    def head() -> None:
+        policy.action_net(policy.mlp_extractor.forward_actor(features.clone().requires_grad_())).sum().backward()
+
+    def distribution() -> None:
+        dist = policy.action_dist.proba_distribution(action_logits=logits.clone().requires_grad_())
+        dist.apply_masking(masks)
+        (dist.log_prob(actions).sum() + dist.entropy().sum()).backward()
+
+    def whole_step() -> None:
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks)
+        loss = -(log_prob * batch.advantages).mean() + ((values.flatten() - batch.returns) ** 2).mean()
+        loss = loss - 0.01 * entropy.mean()
+        policy.optimizer.zero_grad()
+        loss.backward()
+        policy.optimizer.step()
+
+    del latent_vf
+    parts = {"features extractor": extractor, "value network": value, "action head": head,
+             "masked distribution": distribution, "whole step (forward, loss, backward, Adam)": whole_step}
+    return {name: _median_ms(run) for name, run in parts.items()}
 
 
 def main() -> None:
@@ -114,6 +194,7 @@ def main() -> None:
     parser.add_argument("--timesteps", type=positive_int, default=16_384, help="MaskablePPO env-steps per repeat")
     parser.add_argument("--repeats", type=positive_int, default=3, help="repeats; the median is reported")
     parser.add_argument("--config", default="ppo_vs_random", help="training config (name in configs/train or path)")
+    parser.add_argument("--profile", action="store_true", help="also show where the real run's time goes")
     args = parser.parse_args()
     torch.set_num_threads(1)
     config = load_config(args.config)
@@ -129,11 +210,22 @@ def main() -> None:
           f"{args.timesteps} steps ({args.timesteps // rollout} rollouts of {rollout}) x {args.repeats}, "
           "torch threads 1")
     real_rates, noop_rates, direct, difference = [], [], [], []
+    phases: dict[str, list[float]] = {}
+    parts: dict[str, list[float]] = {}
     for _ in range(args.repeats):
         real = make_timed_env(config)
-        real_seconds = learn_seconds(real, config, args.timesteps)
+        real_seconds, model, clock = learn_seconds(real, config, args.timesteps)
         noop_seconds = learn_seconds(NoOpVecEnv(make_vec_env(config, config.num_envs, "random")), config,
-                                     args.timesteps)
+                                     args.timesteps)[0]
+        if args.profile:
+            shares = {"env (inside its methods)": real.env_seconds,
+                      "policy while collecting rollouts": clock.collect - real.env_seconds,
+                      "PPO update": clock.update,
+                      "the rest (callbacks, logging, setup)": real_seconds - clock.collect - clock.update}
+            for name, seconds in shares.items():
+                phases.setdefault(name, []).append(seconds / real_seconds)
+            for name, ms in minibatch_parts_ms(model).items():
+                parts.setdefault(name, []).append(ms)
         real_rates.append(args.timesteps / real_seconds)
         noop_rates.append(args.timesteps / noop_seconds)
         direct.append(real.env_seconds / real_seconds)
@@ -142,6 +234,16 @@ def main() -> None:
     print(f"MaskablePPO on the no-op env   : {statistics.median(noop_rates):>8,.0f} env-steps/s")
     print(f"env share of training time     : {statistics.median(direct):>8.1%} measured inside the env, "
           f"{statistics.median(difference):.1%} from (t_real - t_noop) / t_real")
+    if args.profile:
+        steps_per_update = rollout * config.n_epochs
+        print("\nwhere the real run's time goes (median share of its wall time):")
+        for name, values in phases.items():
+            print(f"  {name:<42} {statistics.median(values):>7.1%}")
+        print(f"\none minibatch of {config.batch_size} samples, forward + backward of each part alone "
+              f"(median ms; the update runs {steps_per_update // config.batch_size} minibatches per rollout of "
+              f"{rollout} env steps):")
+        for name, values in parts.items():
+            print(f"  {name:<42} {statistics.median(values):>7.1f} ms")
 
 
 def make_timed_env(config: TrainConfig) -> TimedDuelVecEnv:

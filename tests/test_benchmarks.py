@@ -28,8 +28,9 @@ RUNS = [
      ["engine decisions/s", "AEC env steps/s", "today", "hero powers", "mulligan", "both"]),
     (["loop_bounds.py", "--games-per-pair", "1"], ["49 games", "max depth per root action", "(bound 100,"]),
     (["memory_soak.py", "--games", "2", "--every", "1"], ["[engine]", "[aec]", "[gym]", "[vector]", "growth:"]),
-    (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1"],
-     ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time"]),
+    (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1", "--profile"],
+     ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time",
+      "policy while collecting rollouts", "PPO update", "features extractor", "masked distribution", "whole step"]),
 ]
 
 
