@@ -111,16 +111,6 @@ def test_pair_head_scores_each_action_id_from_its_own_slots():
     assert changed_ids(own_hero) == expected
 
 
-def test_stacked_pair_products_equal_each_block_on_its_own():
-    from ccg_env.training.policy import _dot_pair_blocks
-
-    torch.manual_seed(2)
-    blocks = [(torch.randn(5, s, 12), torch.randn(5, t, 12)) for s, t in ((10, 17), (8, 8), (1, 17))]
-    for got, (sources, targets) in zip(_dot_pair_blocks(blocks), blocks, strict=True):
-        expected = torch.stack([sources[n] @ targets[n].T for n in range(5)]).flatten(1)
-        assert got.shape == expected.shape and torch.allclose(got, expected, atol=1e-5)
-
-
 def test_missing_pieces_are_named(env):
     pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces if p.name != "enemy_battlefield"]
     with pytest.raises(ValueError, match="enemy_battlefield"):

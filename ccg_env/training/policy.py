@@ -134,23 +134,9 @@ class SlotEncoderExtractor(BaseFeaturesExtractor):
         return torch.cat([context, *slots, *heroes], dim=1)
 
 
-def _dot_pair_blocks(blocks: Sequence[tuple[torch.Tensor, torch.Tensor]]) -> list[torch.Tensor]:
-    """For each ``(sources (N, S, K), targets (N, T, K))``, the ``(N, S * T)`` dot products, source-major as in the
-    action layout.
-
-    All blocks go through one ``bmm`` of every source against every target, and the wanted blocks are cut out of
-    it: torch's CPU ``bmm`` on many small matrices costs mostly per call and per batch row (forward and backward),
-    so one call over the stacked keys took half the time of one call per block on a 1,024-sample minibatch,
-    although it computes the unused cross blocks too.
-    """
-    sources = torch.cat([s for s, _ in blocks], dim=1)
-    targets = torch.cat([t for _, t in blocks], dim=1)
-    products = torch.bmm(sources, targets.mT)
-    pairs, row, column = [], 0, 0
-    for s, t in blocks:
-        pairs.append(products[:, row:row + s.shape[1], column:column + t.shape[1]].flatten(1))
-        row, column = row + s.shape[1], column + t.shape[1]
-    return pairs
+def _dot_pairs(sources: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """``(N, S, K) x (N, T, K) -> (N, S * T)`` dot products, source-major as in the action layout."""
+    return torch.bmm(sources, targets.mT).flatten(1)
 
 
 class PairwiseActionHead(nn.Module):
@@ -212,10 +198,10 @@ class PairwiseActionHead(nn.Module):
         targets = torch.cat([no_target, own_hero[:, None], own, enemy_hero[:, None], enemy], dim=1)
         attackers = torch.cat([own_hero[:, None], own], dim=1)
         defenders = torch.cat([enemy_hero[:, None], enemy], dim=1)
-        play, attack, hero_power = _dot_pair_blocks(
-            [(self._keys(hand, "card", card), self._keys(targets, "card_target", card_target)),
-             (self._keys(attackers, "attacker", attacker), self._keys(defenders, "defender", defender)),
-             (self._keys(own_hero[:, None], "power", power), self._keys(targets, "power_target", power_target))])
+        play = _dot_pairs(self._keys(hand, "card", card), self._keys(targets, "card_target", card_target))
+        attack = _dot_pairs(self._keys(attackers, "attacker", attacker), self._keys(defenders, "defender", defender))
+        hero_power = _dot_pairs(self._keys(own_hero[:, None], "power", power),
+                                self._keys(targets, "power_target", power_target))
         mulligan = self.mulligan_slot(hand).squeeze(-1) + self.mulligan_context(context)
         return torch.cat([self.end_turn(context), play, attack, hero_power, mulligan], dim=1)
 
