@@ -50,8 +50,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                lr: float = 3e-4, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
                entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
                hidden: Sequence[int] = (256, 256), share_encoder: bool = True, seed: int | None = 0,
-               torch_threads: int = 1,
-               league: Any = None, callbacks: Any = None) -> PPOConfig:
+               torch_threads: int = 1, league: Any = None, callbacks: Any = None) -> PPOConfig:
     """A ``PPOConfig`` over :class:`CcgMultiAgentEnv` with the masked module ``"main"`` (see the module docs).
 
     Args:

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..training.curve import plot_learning_curve
-from ..training.train import EvalResult, best_evaluation, TrainResult, append_csv, eval_opponent, prepare_run_dir
+from ..training.train import EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent, prepare_run_dir
 from ..training.train_config import TrainConfig
 from . import require_ray
 from .modules import greedy_actions
