@@ -60,8 +60,10 @@ def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, 
 
     monkeypatch.setattr(train_module, "evaluate", interrupted_at_the_second_evaluation)
     assert main(["--config", "smoke", "--set", f"runs_dir={tmp_path}", "--set", "total_timesteps=4096",
-                 "--set", "eval_every=1024", "--set", "eval_games=8"]) == 130
-    assert capsys.readouterr().out.startswith("interrupted after 2048 steps")
+                 "--set", "eval_every=1024", "--set", "eval_games=8", "--set", "progress=true"]) == 130
+    captured = capsys.readouterr()
+    assert captured.out.startswith("interrupted after 2048 steps")
+    assert captured.err.endswith("\n"), "the progress bar is closed, so the next line starts on its own"
     run_dir = tmp_path / "smoke"
     assert load_model(run_dir / "model.ccgmodel").metadata.source["timesteps"] == 2048
     assert (run_dir / "model.zip").is_file() and len(list(csv.DictReader((run_dir / "eval.csv").open()))) == 1

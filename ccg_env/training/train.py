@@ -411,14 +411,17 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:
         callbacks.append(make_league_callback(pool))
-    if show_progress(config.progress):
-        callbacks.append(make_progress_callback(config, history))
+    progress = make_progress_callback(config, history) if show_progress(config.progress) else None
+    if progress is not None:
+        callbacks.append(progress)
     started = time.perf_counter()
     interrupted = False
     try:
         model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
         interrupted = True
+        if progress is not None:
+            progress.bar.close()  # as at a normal end, so that what is printed next starts on a line of its own
     seconds = time.perf_counter() - started
     model_path = run_dir / "model.zip"
     save_model_files(model, model_path, eval_env.batch.setup, config.name)
