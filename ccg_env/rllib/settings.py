@@ -11,6 +11,14 @@ from dataclasses import dataclass, fields
 from typing import Any, Union
 
 
+def _reject_unknown_keys(cls: type, values: dict[str, Any], where: str) -> None:
+    """Raise ValueError naming ``where`` and every key of ``values`` that is not a field of the dataclass ``cls``."""
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {unknown}; known keys: {', '.join(sorted(known))}")
+
+
 @dataclass(frozen=True)
 class LeagueSettings:
     """The ``league:`` mapping of an RLlib training config."""
@@ -31,10 +39,7 @@ class LeagueSettings:
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "league") -> LeagueSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}; known keys: {', '.join(sorted(known))}")
+        _reject_unknown_keys(cls, values, where)
         settings = cls(**{**values, "scripted": tuple(values.get("scripted", cls.scripted))})
         settings.check(where)
         return settings
@@ -81,10 +86,7 @@ class RLlibSettings:
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "rllib") -> RLlibSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise ValueError(f"{where}: unknown keys {unknown}; known keys: {', '.join(sorted(known))}")
+        _reject_unknown_keys(cls, values, where)
         settings = cls(**values)
         for name in ("num_env_runners", "num_learners"):
             value = getattr(settings, name)
