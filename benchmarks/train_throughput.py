@@ -156,8 +156,7 @@ def minibatch_parts_ms(model: MaskablePPO) -> dict[str, float]:
     obs, actions, masks = batch.observations, batch.actions.long().flatten(), batch.action_masks
     with torch.no_grad():
         features = policy.extract_features(obs)
-        latent_pi, latent_vf = policy.mlp_extractor(features)
-        logits = policy.action_net(latent_pi)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
 
     def extractor() -> None:
         out = policy.extract_features(obs)
@@ -183,7 +182,6 @@ def minibatch_parts_ms(model: MaskablePPO) -> dict[str, float]:
         loss.backward()
         policy.optimizer.step()
 
-    del latent_vf
     parts = {"features extractor": extractor, "value network": value, "action head": head,
              "masked distribution": distribution, "whole step (forward, loss, backward, Adam)": whole_step}
     return {name: _median_ms(run) for name, run in parts.items()}
