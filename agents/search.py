@@ -124,22 +124,21 @@ class SearchAgent:
     def choose(self, view: GameView) -> Choice:
         """The most visited root choice of a fresh search from ``view``."""
         choices = view.legal_choices()
-        if not choices:
-            raise ValueError(f"player {view.player} has no legal choice (not on turn, or the game is over)")
-        if len(choices) == 1:
-            return choices[0]
-        if view.in_mulligan:  # the heuristic's cost-and-curve rule: see the module docstring
-            return heuristic_choice(view, choices)
-        root = self.search(view)
-        default = heuristic_choice(view, choices)
-        return max(root.children.items(), key=lambda item: (item[1].visits, item[1].mean, item[0] == default))[0]
+        settled = choice_without_search(view, choices)
+        if settled is not None:
+            return settled
+        return most_visited(self.search(view), heuristic_choice(view, choices))
 
-    def search(self, view: GameView) -> Node:
-        """Run the budget's iterations from ``view`` and return the root of the tree."""
+    def search(self, view: GameView, root: Node | None = None, started: float | None = None) -> Node:
+        """Run the budget's iterations from ``view`` and return the root of the tree.
+
+        ``root``: the tree to grow (default: a fresh one). ``started``: the ``time.perf_counter()`` at which the
+        decision began, from which the time limit counts (default: now).
+        """
         me = view.player
-        root = Node(me)
+        root = Node(me) if root is None else root
         stop_turn = view.turn + 2 * self.horizon
-        for world in self._worlds(view):
+        for world in self._worlds(view, started):
             baseline = position_score(world, me)  # the same in every world: it reads only public counts
             path = self._descend(root, world)
             reward = _rollout(world, me, stop_turn, baseline)
@@ -148,9 +147,10 @@ class SearchAgent:
                 node.total += reward if node.mover == me else 1.0 - reward
         return root
 
-    def _worlds(self, view: GameView) -> Iterator[Game]:
-        """One determinized world per iteration: ``iterations`` of them, or until the time limit."""
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+    def _worlds(self, view: GameView, started: float | None = None) -> Iterator[Game]:
+        """One determinized world per iteration: ``iterations`` of them, or until the time limit (from ``started``)."""
+        started = time.perf_counter() if started is None else started
+        deadline = None if self.time_limit is None else started + self.time_limit
         done = 0
         while done < self.iterations if deadline is None else (done == 0 or time.perf_counter() < deadline):
             yield view.determinize(self._rng)
@@ -186,6 +186,22 @@ class SearchAgent:
             return choice, True
         exploration = self.exploration
         return max(tried, key=lambda item: item[1].ucb(exploration))[0], False
+
+
+def choice_without_search(view: GameView, choices: list[Choice]) -> Choice | None:
+    """The choice when there is nothing to search (one legal choice; the mulligan's rule), else None."""
+    if not choices:
+        raise ValueError(f"player {view.player} has no legal choice (not on turn, or the game is over)")
+    if len(choices) == 1:
+        return choices[0]
+    if view.in_mulligan:  # the heuristic's cost-and-curve rule: see the module docstring
+        return heuristic_choice(view, choices)
+    return None
+
+
+def most_visited(root: Node, default: Choice) -> Choice:
+    """The root choice with the most visits; ties go to the higher mean, then to ``default``."""
+    return max(root.children.items(), key=lambda item: (item[1].visits, item[1].mean, item[0] == default))[0]
 
 
 def _first_untried(world: Game, legal: list[Choice], children: dict[Choice, Node]) -> Choice:
