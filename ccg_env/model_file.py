@@ -253,7 +253,8 @@ _COMMON_KWARGS: dict[str, Callable[[Any, str], None]] = {
     "features_extractor_class": _check_name(EXTRACTORS, "features extractor"),
     "features_extractor_kwargs": _check_type((dict, type(None)), "a JSON object"),
 }
-_SLOT_KWARGS: dict[str, Callable[[Any, str], None]] = {"head_dim": _check_layer_size, "pairwise": _BOOL}
+_SLOT_KWARGS: dict[str, Callable[[Any, str], None]] = {"head_dim": _check_layer_size, "pairwise": _BOOL,
+                                                       "pooled_value": _BOOL}
 
 
 def _check_gain(value: Any, size: int, where: str) -> None:

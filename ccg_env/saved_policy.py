@@ -73,6 +73,8 @@ def policy_spec(policy: Any) -> tuple[str, dict[str, Any]]:
               "features_extractor_kwargs": _plain(params["features_extractor_kwargs"] or {})}
     if name == "SlotPolicy":
         kwargs.update(head_dim=int(params["head_dim"]), pairwise=bool(params["pairwise"]))
+        if params.get("pooled_value"):  # written only when set, so files of the older layout stay as they were
+            kwargs["pooled_value"] = True
     return name, kwargs
 
 

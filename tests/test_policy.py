@@ -141,3 +141,33 @@ def test_slot_policy_trains_saves_and_plays_as_a_learned_agent(tmp_path, pairwis
         observation, _, terminated, truncated, info = env.step(action)
         if terminated or truncated:
             observation, info = env.reset()
+
+
+def test_pooled_value_reads_only_the_context_and_heroes_and_survives_the_model_file(env, tmp_path):
+    from ccg_env.saved_policy import load_model, save_policy
+    from ccg_env.training.train import load_config, make_model, make_vec_env
+
+    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {
+        "slot_dim": SLOT_DIM, "global_dim": GLOBAL_DIM, "head_dim": 8, "pooled_value": True}})
+    vec_env = make_vec_env(config, 2, "random")
+    policy = make_model(config, vec_env).policy
+    observations = _observations(env)
+    features = policy.extract_features(observations).detach()
+    heroes = 2 * SLOT_DIM
+    slots = features.clone()
+    slots[:, GLOBAL_DIM:-heroes] = torch.randn_like(slots[:, GLOBAL_DIM:-heroes])  # every slot embedding changed
+    critic = policy.mlp_extractor.forward_critic
+    assert torch.equal(critic(features), critic(slots))
+    context = features.clone()
+    context[:, 0] += 1.0
+    hero = features.clone()
+    hero[:, -1] += 1.0
+    assert not torch.equal(critic(features), critic(context)) and not torch.equal(critic(features), critic(hero))
+    assert policy.mlp_extractor.value_net[0].in_features == GLOBAL_DIM + heroes
+
+    setup = vec_env.batch.setup
+    path = save_policy(tmp_path / "pooled.ccgmodel", policy, setup.rules, setup.cards, {"run": "test"})
+    loaded = load_model(path)
+    assert loaded.metadata.policy_kwargs["pooled_value"] is True
+    with torch.no_grad():
+        assert torch.equal(policy.predict_values(observations), loaded.policy.predict_values(observations))

@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
 
 def plot_learning_curve(history: Sequence[EvalResult], path: Path, title: str) -> None:
-    """Write the win rate of each evaluation against timesteps as a PNG at ``path`` (nothing when empty)."""
+    """Write the win rate of each evaluation against timesteps as a PNG at ``path``, a line per opponent in the
+    order first met (nothing when empty)."""
     if not history:
         return
     import matplotlib
@@ -19,8 +20,14 @@ def plot_learning_curve(history: Sequence[EvalResult], path: Path, title: str) -
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.plot([e.timesteps for e in history], [e.win_rate for e in history], marker="o")
-    axes.set(xlabel="env steps", ylabel=f"greedy win rate vs {history[-1].opponent}", ylim=(0, 1), title=title)
+    opponents = list(dict.fromkeys(e.opponent for e in history))
+    for opponent in opponents:
+        met = [e for e in history if e.opponent == opponent]
+        axes.plot([e.timesteps for e in met], [e.win_rate for e in met], marker="o", label=f"vs {opponent}")
+    ylabel = "greedy win rate" + (f" vs {opponents[0]}" if len(opponents) == 1 else "")
+    axes.set(xlabel="env steps", ylabel=ylabel, ylim=(0, 1), title=title)
+    if len(opponents) > 1:
+        axes.legend()
     axes.grid(alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=100)

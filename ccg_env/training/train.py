@@ -49,11 +49,12 @@ import numpy as np
 import yaml
 
 from .curve import plot_learning_curve
-from .train_config import BACKENDS, TrainConfig, config_from_dict, load_config, parse_overrides, resolve_config_path
+from .train_config import (BACKENDS, TrainConfig, config_from_dict, eval_agent, load_config, parse_overrides,
+                           resolve_config_path)
 
 __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "evaluate", "export_for_play",
            "load_config", "load_initial_weights", "main", "make_model", "make_training_env", "make_vec_env",
-           "parse_overrides", "resolve_config_path", "save_model_files", "train"]
+           "parse_overrides", "resolve_config_path", "save_model_files", "train", "warm_start"]
 
 # ---------------------------------------------------------------------------------------------------------
 # Environments and evaluation
@@ -145,16 +146,27 @@ def eval_opponent(config: TrainConfig) -> str:
 
 
 def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: list[EvalResult]) -> Any:
-    """An SB3 callback that evaluates on ``env``, logs ``eval/win_rate``, appends to ``eval.csv``, checkpoints."""
+    """An SB3 callback that evaluates on ``env``, logs ``eval/win_rate``, appends to ``eval.csv``, checkpoints.
+
+    The ``eval_opponents`` are met at each evaluation too (on envs of their own, logged as
+    ``eval/win_rate_vs_<label>``); only the results against ``env``'s opponent go to ``history``.
+    """
     from stable_baselines3.common.callbacks import BaseCallback
 
     opponent = eval_opponent(config)
+    others = [(label, make_vec_env(config, config.eval_envs, agent))
+              for label, agent in map(eval_agent, config.eval_opponents)]
+    every_result: list[EvalResult] = []
     started = time.perf_counter()
 
     class WinRateEval(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.last_eval = 0
+
+        def _on_training_start(self) -> None:
+            if config.imitation and not history:  # how strong the warm start is, as timestep 0 of the curve
+                self.run_eval()
 
         def _on_step(self) -> bool:
             if config.eval_every and self.num_timesteps - self.last_eval >= config.eval_every:
@@ -167,14 +179,20 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
 
         def run_eval(self) -> None:
             self.last_eval = self.num_timesteps
-            counts = evaluate(self.model, env, config.eval_games, config.eval_deterministic, config.eval_seed)
-            result = EvalResult(self.num_timesteps, time.perf_counter() - started, opponent, dict(counts))
-            history.append(result)
-            self.logger.record("eval/win_rate", result.win_rate)
-            self.logger.record("eval/games", result.games)
+            for label, eval_env in [(opponent, env), *others]:
+                counts = evaluate(self.model, eval_env, config.eval_games, config.eval_deterministic,
+                                  config.eval_seed)
+                result = EvalResult(self.num_timesteps, time.perf_counter() - started, label, dict(counts))
+                every_result.append(result)
+                append_csv(run_dir / "eval.csv", result.row())
+                self.logger.record("eval/win_rate" if eval_env is env else f"eval/win_rate_vs_{label}",
+                                   result.win_rate)
+                if eval_env is env:
+                    history.append(result)
+            self.logger.record("eval/games", config.eval_games)
             self.logger.dump(self.num_timesteps)
-            append_csv(run_dir / "eval.csv", result.row())
-            plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
+            result = history[-1]
+            plot_learning_curve(every_result, run_dir / "learning_curve.png", config.name)
             save_model_files(self.model, run_dir / "checkpoints" / f"step_{self.num_timesteps}.zip", env.batch.setup,
                              config.name)
             if result is best_evaluation(history):
@@ -341,7 +359,8 @@ def prepare_run_dir(config: TrainConfig) -> Path:
     """Create ``<runs_dir>/<name>/`` (a new run replaces the previous run's eval.csv) and save the config."""
     run_dir = Path(config.runs_dir) / config.name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    (run_dir / "eval.csv").unlink(missing_ok=True)
+    for stale in ("eval.csv", "imitation.csv"):
+        (run_dir / stale).unlink(missing_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False),
                                          encoding="utf-8")
     return run_dir
@@ -407,6 +426,8 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
         load_initial_weights(model, config.init_model, config.trust_model)
     run_dir = prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
+    if config.imitation:
+        warm_start(config, model, run_dir)
     history: list[EvalResult] = []
     callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:
@@ -426,6 +447,33 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     model_path = run_dir / "model.zip"
     save_model_files(model, model_path, eval_env.batch.setup, config.name)
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
+
+
+def warm_start(config: TrainConfig, model: Any, run_dir: Path) -> None:
+    """The ``imitation:`` stage before PPO: record the teacher in the learner's seat, fit the policy to it.
+
+    The teacher plays a fresh copy of the training env (the heuristic stands in for a league, which has no
+    snapshots yet); each epoch's losses and held-out accuracy are appended to ``imitation.csv``.
+    """
+    from tqdm import tqdm
+
+    from .imitation import ImitationSettings, fit, record
+
+    settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
+    env = make_vec_env(config, config.num_envs, "heuristic" if config.opponent == "league" else config.opponent)
+    shown = show_progress(config.progress)
+    with tqdm(total=settings.samples, desc=f"{config.name}: recording {settings.teacher}", unit="decision",
+              unit_scale=True, file=sys.stderr, disable=not shown) as bar:
+        data = record(env, settings.teacher, settings.samples, config.gamma, config.seed, bar.update)
+    with tqdm(total=settings.epochs, desc=f"{config.name}: imitating", unit="epoch", file=sys.stderr,
+              disable=not shown) as bar:
+        def on_epoch(result: Any) -> None:
+            append_csv(run_dir / "imitation.csv", {"games": data.games, "decisions": len(data), **result.row()})
+            bar.update(1)
+            bar.set_postfix_str(f"held-out accuracy {result.held_out_accuracy:.3f}")
+
+        fit(model.policy, data, settings, config.seed, on_epoch)
+    env.close()
 
 
 def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:

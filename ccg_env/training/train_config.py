@@ -42,6 +42,10 @@ class TrainConfig:
     league: dict = field(default_factory=dict)
     """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields;
     with ``backend: rllib``, :class:`ccg_env.rllib.settings.LeagueSettings` fields)"""
+    imitation: dict = field(default_factory=dict)
+    """warm start before PPO (empty: none): a teacher agent plays the learner's seat and the policy is fitted to
+    its moves and outcomes (:class:`ccg_env.training.imitation.ImitationSettings` fields: ``teacher``,
+    ``samples``, ``epochs``, ``batch_size``, ``learning_rate``, ``value_coef``)"""
     init_model: Union[str, None] = None
     """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
     a stable-baselines3 ``.zip`` needs ``trust_model``"""
@@ -72,7 +76,8 @@ class TrainConfig:
     policy: str = "mlp"
     """``"mlp"`` (MlpPolicy on the flat observation) or ``"slot"`` (per-slot encoder, ``ccg_env.training.policy``)"""
     policy_kwargs: dict = field(default_factory=dict)
-    """options of ``policy: slot``: ``slot_dim``, ``global_dim``, ``head_dim``, ``pairwise`` (empty for mlp)"""
+    """options of ``policy: slot``: ``slot_dim``, ``global_dim``, ``head_dim``, ``pairwise``, ``pooled_value``
+    (empty for mlp)"""
     learning_rate: float = 3e-4
     """Adam step size"""
     lr_schedule: str = "constant"
@@ -105,6 +110,10 @@ class TrainConfig:
     """games played side by side during evaluation"""
     eval_opponent: Union[str, None] = None
     """opponent of the evaluation games (None: the training opponent)"""
+    eval_opponents: list = field(default_factory=list)
+    """more opponents met at every evaluation besides ``eval_opponent``: registered agent names, or mappings of a
+    name and its options (``{name: search, iterations: 8}``); their rows go to ``eval.csv`` and their curves to
+    ``learning_curve.png``, while ``best_model`` follows ``eval_opponent``"""
     eval_deterministic: bool = True
     """evaluate the greedy policy (most probable legal action) rather than sampling"""
     eval_seed: int = 1_000_000
@@ -135,7 +144,7 @@ FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "
                 "max_grad_norm": (0.0, None, True), "reward_shaping": (0.0, None, False)}
 POLICIES = ("mlp", "slot")
 #: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
-SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool}
+SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool}
 LR_SCHEDULES = ("constant", "linear")
 DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
 
@@ -176,12 +185,20 @@ def _check_game(config: TrainConfig) -> None:
         raise ValueError(f"train config: opponent must be one of {', '.join(opponents)}, got {config.opponent!r}")
     if config.eval_opponent is not None and config.eval_opponent not in agents:
         raise ValueError(f"train config: eval_opponent must be one of {agents}, got {config.eval_opponent!r}")
+    for spec in config.eval_opponents:
+        eval_agent(spec)  # raises ValueError naming the agent or option at fault
     decks = config.decks
     if decks is not None and decks != "random" and (
             not isinstance(decks, list) or len(decks) != 2 or not all(isinstance(d, str) for d in decks)):
         raise ValueError(f"train config: decks must be two deck names or paths, 'random' or null, got {decks!r}")
     if config.init_model is not None and not Path(config.init_model).is_file():
         raise ValueError(f"train config: init_model: no model file at {config.init_model!r}")
+    if config.imitation and config.backend == "sb3":
+        from .imitation import ImitationSettings
+
+        if config.mode == "draft":
+            raise ValueError("train config: imitation: a warm start is for mode duel")
+        ImitationSettings.from_dict(config.imitation, "train config: imitation")
     if config.backend == "rllib":
         _check_rllib(config)
     elif config.league or config.opponent == "league":
@@ -189,6 +206,24 @@ def _check_game(config: TrainConfig) -> None:
 
         LeagueSettings.from_dict(config.league, "train config: league")
     _check_model_trust(config)
+
+
+def eval_agent(spec: Any) -> tuple[str, Any]:
+    """An ``eval_opponents`` entry as (label, agent): a name, or ``{name: ..., option: value...}``."""
+    from ..agent_api import available_agents, make_agent
+
+    where = "train config: eval_opponents"
+    options = dict(spec) if isinstance(spec, dict) else {"name": spec}
+    name = options.pop("name", None)
+    if name not in available_agents():
+        raise ValueError(f"{where}: {spec!r}: expected a registered agent ({', '.join(available_agents())}) or a "
+                         "mapping with its name and options, such as {name: search, iterations: 8}")
+    try:
+        agent = make_agent(name, **options)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{where}: {spec!r}: {error}") from None
+    label = f"{name}({', '.join(f'{key}={value}' for key, value in options.items())})" if options else name
+    return label, agent
 
 
 BACKENDS = ("sb3", "rllib")
@@ -205,7 +240,8 @@ def _check_rllib(config: TrainConfig) -> None:
                    "init_model": (config.init_model, None), "normalize_observations": (config.normalize_observations,
                                                                                          True),
                    "rescale_inputs": (config.rescale_inputs, False), "lr_schedule": (config.lr_schedule, "constant"),
-                   "seat": (config.seat, "random")}
+                   "seat": (config.seat, "random"), "eval_opponents": (config.eval_opponents, []),
+                   "imitation": (config.imitation, {})}
     for key, (value, supported) in unsupported.items():
         if value != supported:
             raise ValueError(f"train config: {key}: backend rllib supports only {supported!r}, got {value!r}")
