@@ -14,7 +14,11 @@ the update taken apart, forward and backward of each part on its own (inputs det
 the value network, the action head and the masked distribution (log-probabilities and entropy), beside the whole
 step (forward, loss, backward, optimizer) they add up to. Medians over ``--repeats`` (and 5 timings per part).
 
-Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random] [--profile]``
+``--against KEY=VALUE`` (repeatable) measures a variant of the config beside it instead: both learn ``--timesteps``
+steps in every repeat, in alternating order, and the median of the per-repeat speed ratios is reported.
+
+Run: ``python benchmarks/train_throughput.py [--timesteps 16384] [--repeats 3] [--config ppo_vs_random] [--profile]
+[--set KEY=VALUE ...] [--against KEY=VALUE ...]``
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from ccg_env.cli import positive_int
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv
-from ccg_env.training.train import TrainConfig, load_config, make_model, make_vec_env
+from ccg_env.training.train import TrainConfig, load_config, make_model, make_vec_env, parse_overrides
 
 
 class TimedEnv:
@@ -193,9 +197,19 @@ def main() -> None:
     parser.add_argument("--repeats", type=positive_int, default=3, help="repeats; the median is reported")
     parser.add_argument("--config", default="ppo_vs_random", help="training config (name in configs/train or path)")
     parser.add_argument("--profile", action="store_true", help="also show where the real run's time goes")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a key of the config (repeatable), as ccg-env train --set")
+    parser.add_argument("--against", action="append", default=[], metavar="KEY=VALUE",
+                        help="also measure the config with these overrides (repeatable), interleaved with it in "
+                             "every repeat, and report the ratio of the two")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    config = load_config(args.config)
+    try:
+        overrides = parse_overrides(args.overrides)
+        config = load_config(args.config, overrides)
+        variant = load_config(args.config, {**overrides, **parse_overrides(args.against)}) if args.against else None
+    except (ValueError, FileNotFoundError) as error:
+        parser.error(str(error))
     if config.opponent == "league":
         parser.error(f"--config {args.config}: league self-play is not measured here; "
                      "pick a config with a fixed opponent")
@@ -203,6 +217,8 @@ def main() -> None:
     if args.timesteps < rollout:
         parser.error(f"--timesteps {args.timesteps}: need at least one rollout of "
                      f"{rollout} steps ({config.num_envs} envs x n_steps {config.n_steps})")
+    if variant is not None:
+        return compare(config, variant, args)
     print(f"config {args.config}: policy {config.policy}, opponent {config.opponent}, num_envs={config.num_envs}, "
           f"n_steps={config.n_steps}, batch={config.batch_size}, epochs={config.n_epochs}, net={config.net_arch}; "
           f"{args.timesteps} steps ({args.timesteps // rollout} rollouts of {rollout}) x {args.repeats}, "
@@ -242,6 +258,21 @@ def main() -> None:
               f"{rollout} env steps):")
         for name, values in parts.items():
             print(f"  {name:<42} {statistics.median(values):>7.1f} ms")
+
+
+def compare(base: TrainConfig, variant: TrainConfig, args: argparse.Namespace) -> None:
+    """``--against``: end-to-end env-steps/s of ``base`` and ``variant``, alternated (ABAB...), medians and ratio."""
+    print(f"config {args.config} (A) against A with {' '.join(args.against)} (B): {args.timesteps} steps x "
+          f"{args.repeats}, alternated, torch threads 1")
+    rates: dict[str, list[float]] = {"A": [], "B": []}
+    for repeat in range(args.repeats):
+        for name, config in (("A", base), ("B", variant)) if repeat % 2 == 0 else (("B", variant), ("A", base)):
+            rates[name].append(args.timesteps / learn_seconds(make_timed_env(config), config, args.timesteps)[0])
+    ratios = [b / a for a, b in zip(rates["A"], rates["B"])]
+    for name in ("A", "B"):
+        print(f"{name}: {statistics.median(rates[name]):>8,.0f} env-steps/s (runs: "
+              f"{', '.join(f'{r:,.0f}' for r in rates[name])})")
+    print(f"B / A: {statistics.median(ratios):.2f} (median of the per-repeat ratios)")
 
 
 def make_timed_env(config: TrainConfig) -> TimedDuelVecEnv:

@@ -31,6 +31,8 @@ RUNS = [
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1", "--profile"],
      ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time",
       "policy while collecting rollouts", "PPO update", "features extractor", "masked distribution", "whole step"]),
+    (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "2", "--against", "n_epochs=1"],
+     ["(A) against A with n_epochs=1 (B)", "A: ", "B: ", "B / A: "]),
 ]
 
 
@@ -55,6 +57,7 @@ def test_benchmark_runs_on_a_tiny_budget(arguments, expected):
     (["peer_locm.py", "--seconds", "0"], "--seconds: must be a finite number of seconds above 0"),
     (["train_throughput.py", "--config", "smoke", "--timesteps", "100"], "need at least one rollout of 512 steps"),
     (["train_throughput.py", "--config", "selfplay_league"], "league self-play is not measured here"),
+    (["train_throughput.py", "--config", "smoke", "--against", "n_epochs=0"], "n_epochs must be at least 1"),
     (["fuzz.py", "--workers", "0"], "--workers: must be at least 1"),
     (["game_breadth.py", "--seconds", "0"], "--seconds: must be a finite number of seconds above 0"),
 ], ids=lambda value: value[0] if isinstance(value, list) else None)
