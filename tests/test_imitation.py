@@ -74,6 +74,8 @@ def test_bad_settings_name_the_key(values, named):
 def test_imitation_is_refused_where_it_does_not_apply():
     with pytest.raises(ValueError, match="imitation: a warm start is for mode duel"):
         load_config("smoke", {"imitation": {"samples": 10}, "mode": "draft"})
+    with pytest.raises(ValueError, match="imitation and init_model are both set"):
+        load_config("smoke", {"imitation": {"samples": 10}, "init_model": "README.md"})
     with pytest.raises(ValueError, match="imitation: backend rllib supports only {}"):
         load_config("smoke", {"imitation": {"samples": 10}, "backend": "rllib"})
 

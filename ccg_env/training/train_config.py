@@ -198,6 +198,9 @@ def _check_game(config: TrainConfig) -> None:
 
         if config.mode == "draft":
             raise ValueError("train config: imitation: a warm start is for mode duel")
+        if config.init_model is not None:
+            raise ValueError("train config: imitation and init_model are both set: the warm start would refit the "
+                             "loaded model to the teacher; drop one (--set 'imitation={}' continues a model)")
         ImitationSettings.from_dict(config.imitation, "train config: imitation")
     if config.backend == "rllib":
         _check_rllib(config)
