@@ -21,11 +21,34 @@ Why the prior only at the root: one forward pass of the shipped slot policy cost
 and one search iteration (world, path, rollout) about 0.5 ms, so a prior at every new node would cut the
 iterations at equal time by about four; the root's prior costs one pass per decision (under 4% of a 50 ms
 budget). For the same reason rollout rewards stay the heuristic rollout's: the policy's value head costs about
-1.1 ms per leaf (and the learned value at search leaves measured no stronger before: 0.480 against plain search).
+1.1 ms per leaf, and mixing it half into the leaf reward measured weaker (below).
 
 The time limit counts from the start of the decision, so the prior's forward pass is paid from the same budget
 as plain search's iterations: equal time per decision. With ``iterations`` instead, the agent is deterministic
 given its seed.
+
+Measured against plain search at 0.05 s per decision each (98 games: every ordered pair of the 7 packaged decks
+from both seats; win rate with its 95% Wilson interval), on a loaded 2-core machine:
+
+=====================================================================  ======================
+guided search's prior                                                  win rate vs plain
+=====================================================================  ======================
+uniform (PUCT alone, the forward pass still paid)                      0.490 [0.393, 0.587]
+shipped model (0.29 against the heuristic)                             0.306 [0.224, 0.403]
+  the same, softmax at temperature 3                                   0.357
+  the same, half the prior on the heuristic's pick                     0.398
+  the same, every root choice tried once before PUCT                   0.347
+imitation + PPO model, 1M steps: 0.575 against the heuristic           0.429 [0.335, 0.527]
+  the same, c_puct 0.3                                                 0.418
+  the same, the value head mixed half into the leaf reward             0.378
+the same run at 2.5M steps: 0.655 against the heuristic (196 games)    0.485 [0.416, 0.554]
+=====================================================================  ======================
+
+PUCT itself costs nothing (the uniform prior plays level), and the prior helps only as far as the policy's
+picks beat what the heuristic-first search finds on its own: with today's policies it steers visits away from
+better moves, less so as the policy gets stronger (0.306, 0.429, 0.485 for policies at 0.29, 0.575, 0.655
+against the heuristic). The softmax, ``c_puct`` 1 and the absent value term are the defaults because no variant
+measured better.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ def test_the_prior_steers_even_a_losing_choice_at_a_tiny_budget_and_plain_search
     game = Game.from_scenario(TAUNT_LETHAL)
     view = GameView(game, 0)
     end_turn = (ChoiceKind.END_TURN, None, None)
-    assert _names(game, GuidedSearchAgent(iterations=8, seed=0, prior=_sure_of(game, end_turn)).choose(view)) == end_turn
+    steered = GuidedSearchAgent(iterations=8, seed=0, prior=_sure_of(game, end_turn))
+    assert _names(game, steered.choose(view)) == end_turn
     assert _names(game, SearchAgent(iterations=16, seed=0).choose(view)) != end_turn
 
 
