@@ -104,8 +104,8 @@ def record(env: Any, teacher: str, samples: int, gamma: float, seed: int,
     n, size = env.num_envs, env.observation_space.shape[0]
     observations = np.zeros((samples, size), dtype=np.float16)
     masks = np.zeros((samples, env.action_space.n), dtype=bool)
-    actions = np.zeros(samples, dtype=np.int64)
-    returns = np.zeros(samples, dtype=np.float32)
+    actions: np.ndarray = np.zeros(samples, dtype=np.int64)
+    returns: np.ndarray = np.zeros(samples, dtype=np.float32)
     pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(n)]
     kept = games = 0
     env.seed(seed)
