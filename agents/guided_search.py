@@ -93,14 +93,7 @@ class PolicyPrior(LearnedAgent):
         """One probability per choice, from the raw observation (scaled as the model was trained)."""
         from ccg_env.training.greedy import policy_logits
 
-        model = self._model if self._model is not None else self._load()
-        obs = np.asarray(observation, dtype=np.float32)
-        if obs.shape != model.observation_space.shape or len(action_mask) != model.action_space.n:
-            model.check_fits(observation_size=obs.size, action_size=len(action_mask))
-            raise ValueError(f"guided search prior {self.name!r}: observation shape {obs.shape} does not match "
-                             f"the model's {model.observation_space.shape}")
-        if self.normalize:
-            obs = obs * self._scale(view.rules, obs.size)
+        model, obs = self.model_input(observation, action_mask, view)
         logits = policy_logits(model.policy, obs)[np.asarray(view.action_ids(choices), dtype=np.int64)]
         weights = np.exp(logits - logits.max())
         return (weights / weights.sum()).tolist()

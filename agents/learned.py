@@ -86,16 +86,21 @@ class LearnedAgent:
             self._model.set_random_seed(self._seed)
         return self._model
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
-        """Return the model's action for this observation among the ids the mask allows."""
+    def model_input(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> tuple[Any, np.ndarray]:
+        """The loaded model and ``observation`` as it takes it: sizes checked, scaled as the model was trained."""
         model = self._model if self._model is not None else self._load()
         obs = np.asarray(observation, dtype=np.float32)
         if obs.shape != model.observation_space.shape or len(action_mask) != model.action_space.n:
             model.check_fits(observation_size=obs.size, action_size=len(action_mask))
-            raise ValueError(f"LearnedAgent {self.name!r}: observation shape {obs.shape} does not match the "
-                             f"model's {model.observation_space.shape}")
+            raise ValueError(f"{type(self).__name__} {self.name!r}: observation shape {obs.shape} does not match "
+                             f"the model's {model.observation_space.shape}")
         if self.normalize:
             obs = obs * self._scale(view.rules if view is not None else None, obs.size)
+        return model, obs
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
+        """Return the model's action for this observation among the ids the mask allows."""
+        model, obs = self.model_input(observation, action_mask, view)
         if self.deterministic:  # the legal action with the highest logit, as the league's snapshots play
             model.policy.set_training_mode(False)
             return greedy_action(model.policy, obs, np.flatnonzero(action_mask))
