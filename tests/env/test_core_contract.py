@@ -55,3 +55,20 @@ def test_a_draft_offers_the_cards_of_the_core_s_own_card_set(tmp_path):
             offered.update(card.id for card in draft.offer(draft.current))
             draft.pick(0)
     assert "test_pet" in offered and offered <= set(load_cards(files))
+
+
+def test_a_refused_id_is_named_with_its_meaning_and_why_it_is_refused():
+    core = EnvCore(illegal_action="raise")
+    game = core.new_game(0, scenario={"players": [{"mana": 0, "hand": ["chillwind_yeti"]}, {}]})
+    assert core.refusal("learner", game, 1) == (  # the yeti costs 4: it is there but cannot be played
+        "learner: action 1 (play hand slot 0 at no target) is illegal now; pick an action with action_mask == 1")
+    assert core.refusal("player_0", game, 18) == (  # hand slot 1 holds nothing
+        "player_0: action 18 (play hand slot 1 at no target) names an empty slot; pick an action with "
+        "action_mask == 1")
+
+
+@pytest.mark.parametrize("heroes", [("mage", "warrior"), ("warrior", "mage")])
+def test_a_draft_gives_each_seat_the_hero_class_the_core_was_configured_with(heroes):
+    core = EnvCore(mode="draft", heroes=heroes)
+    for seed in range(6):  # a hero drawn from the seed would differ from the configured one for some seed
+        assert tuple(side.hero.value for side in core.new_draft(seed).sides) == heroes
