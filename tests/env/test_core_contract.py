@@ -72,3 +72,13 @@ def test_a_draft_gives_each_seat_the_hero_class_the_core_was_configured_with(her
     core = EnvCore(mode="draft", heroes=heroes)
     for seed in range(6):  # a hero drawn from the seed would differ from the configured one for some seed
         assert tuple(side.hero.value for side in core.new_draft(seed).sides) == heroes
+
+
+@pytest.mark.parametrize("make", [list, tuple, np.array, lambda ids: np.array(ids, dtype=object)],
+                         ids=["list", "tuple", "int array", "object array"])
+def test_a_batch_of_ids_is_accepted_in_any_sequence_and_a_bad_entry_is_named_by_its_index(make):
+    core = EnvCore()
+    checked = core.action_batch(make([0, 5, 261]), 3)
+    assert checked == [0, 5, 261] and all(type(action) is int for action in checked)
+    with pytest.raises(ValueError, match=r"^actions\[1\]: action 262 is out of the action space"):
+        core.action_batch(make([0, 262, 1]), 3)

@@ -262,3 +262,12 @@ def test_scenario_option_starts_from_a_described_board_and_lethal_wins():
     assert info["action_mask"][wisp_hits_face] == 1
     _, reward, terminated, truncated, info = env.step(wisp_hits_face)
     assert (reward, terminated, truncated, info["outcome"]) == (1.0, True, False, "win")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_text_render_calls_the_learner_learner_and_the_other_seat_opponent_in_either_seat(seat):
+    env = CcgDuelEnv(opponent="random", render_mode="ansi", seat=seat)
+    env.reset(seed=2)
+    lines = env.render().splitlines()
+    assert lines[1].startswith("Enemy (opponent): ") and any(line.startswith("You (learner): ") for line in lines)
+    assert lines[0] == "Mulligan: learner chooses opening cards to put back"  # the learner acts when asked
