@@ -228,6 +228,15 @@ def test_opponent_choosing_an_illegal_action_is_reported_clearly():
         env.reset(seed=0)
 
 
+def test_an_opponent_without_a_name_is_named_after_its_class_when_it_chooses_an_illegal_action():
+    class NamelessCheater:
+        def act(self, observation, mask, view):
+            return int(np.flatnonzero(mask == 0)[0])
+
+    with pytest.raises(ValueError, match=r"^opponent 'NamelessCheater' chose action \d+ \(.+\), which is not legal now$"):
+        CcgDuelEnv(opponent=NamelessCheater(), seat=1).reset(seed=0)
+
+
 def test_named_opponents_resolve_and_play():
     for name in ("heuristic", "random"):
         env = CcgDuelEnv(opponent=name)

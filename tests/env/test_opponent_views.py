@@ -2,7 +2,10 @@
 
 import numpy as np
 
+from ccg_env.agent_api import make_agent
+from ccg_env.engine import CardClass
 from ccg_env.env.core import EnvCore
+from ccg_env.env.duel import AgentOpponent, DuelSetup
 from ccg_env.env.gym_env import CcgDuelEnv
 
 
@@ -46,3 +49,51 @@ def test_env_games_keep_no_action_log_unless_asked():
         game.apply(game.legal_actions()[0])
     assert quiet.state.log is None and quiet.log == []
     assert len(logged.log) > 0
+
+
+class RecordingAgent:
+    """An opponent asked through act(): it keeps each observation it is given and plays the first legal id."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.observations = []
+
+    def act(self, observation, action_mask, view=None) -> int:
+        self.observations.append(observation)
+        return int(np.flatnonzero(action_mask)[0])
+
+
+def test_in_draft_mode_an_opponent_sees_its_own_drafted_deck_in_every_battle_observation():
+    setup = DuelSetup.build(mode="draft", heroes=("mage", "warrior"))
+    core, encoder = setup.core, setup.encoder
+    draft = core.new_draft(4)
+    while not draft.is_over:
+        draft.pick(draft.current % 3)  # the seats pick differently, so their decks differ
+    agent, viewer = RecordingAgent(), AgentOpponent(make_agent("heuristic"), setup)
+    opponent = AgentOpponent(agent, setup)
+    for who in (opponent, viewer):  # an opponent choosing from its view has no observation: nothing to write
+        who.show_draft(draft, 1)
+    game = core.battle(draft, seed=4)
+    while game.state.current != 1:
+        game.apply(game.legal_actions()[0])
+    opponent.choose(game, 1)
+    drafted = encoder.new_buffer()
+    encoder.write_draft(draft, 1, drafted)
+    seen = encoder.view(agent.observations[-1])
+    assert seen["draft_hero"][list(CardClass).index(CardClass.WARRIOR)] == 1.0 and seen["draft_deck"].sum() == 30
+    for piece in ("draft", "draft_hero", "draft_offer", "draft_deck", "draft_curve"):
+        np.testing.assert_array_equal(seen[piece], encoder.view(drafted)[piece])
+
+
+def test_in_duel_mode_there_are_no_draft_pieces_to_show_an_opponent():
+    setup = DuelSetup.build()
+    agent = RecordingAgent()
+    opponent = AgentOpponent(agent, setup)
+    draft = EnvCore(mode="draft").new_draft(0)
+    opponent.show_draft(draft, 1)  # nothing to write: the duel's observation has no draft pieces
+    game = setup.core.new_game(0)
+    opponent.choose(game, game.state.current)
+    expected = setup.encoder.new_buffer()
+    setup.encoder.encode(game, game.state.current, expected)
+    np.testing.assert_array_equal(agent.observations[-1], expected)
