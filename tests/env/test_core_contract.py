@@ -82,3 +82,5 @@ def test_a_batch_of_ids_is_accepted_in_any_sequence_and_a_bad_entry_is_named_by_
     assert checked == [0, 5, 261] and all(type(action) is int for action in checked)
     with pytest.raises(ValueError, match=r"^actions\[1\]: action 262 is out of the action space"):
         core.action_batch(make([0, 262, 1]), 3)
+    with pytest.raises(ValueError, match=r"^actions: expected an array of shape \(3,\), one action id per env"):
+        core.action_batch(make([0, 5]), 3)  # one id short

@@ -1,4 +1,7 @@
-"""What the env core hands opponents and keeps per game: views that speak action ids, no action log unless asked."""
+"""What the env core hands opponents and keeps per game: views that speak action ids, no action log unless asked,
+the opponent's own drafted deck in draft mode, and its reseeding with each game's seed."""
+
+import random
 
 import numpy as np
 
@@ -97,3 +100,35 @@ def test_in_duel_mode_there_are_no_draft_pieces_to_show_an_opponent():
     expected = setup.encoder.new_buffer()
     setup.encoder.encode(game, game.state.current, expected)
     np.testing.assert_array_equal(agent.observations[-1], expected)
+
+
+class CoinFlipAgent:
+    """An opponent with its own random generator, reseeded by reset(seed) before each game."""
+
+    name = "coin_flip"
+
+    def __init__(self) -> None:
+        self._rng = random.Random()
+
+    def reset(self, seed=None) -> None:
+        self._rng.seed(seed)
+
+    def act(self, observation, action_mask, view=None) -> int:
+        return int(self._rng.choice(np.flatnonzero(action_mask)))
+
+
+def test_the_same_seed_gives_the_same_game_against_an_opponent_with_its_own_random_generator():
+    """The opponent is reseeded with each game's seed: a replayed seed replays the opponent's moves too."""
+    env = CcgDuelEnv(opponent=CoinFlipAgent(), seat=0)
+
+    def game_log(seed: int) -> str:
+        _, info = env.reset(seed=seed)
+        for _ in range(30):  # the learner always plays its first legal id; the opponent's moves are random
+            _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            if terminated or truncated:
+                break
+        return env.duel.game.to_json()
+
+    first = game_log(5)
+    game_log(6)
+    assert game_log(5) == first
