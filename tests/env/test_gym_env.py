@@ -9,6 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from ccg_env.engine import Choice, ChoiceKind, Game
+from ccg_env.engine.game_setup import resolve_deck_pair
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.env.gym_env import ENV_ID, CcgDuelEnv
 from ccg_env.env.masks import legal_mask
@@ -280,3 +281,13 @@ def test_the_text_render_calls_the_learner_learner_and_the_other_seat_opponent_i
     lines = env.render().splitlines()
     assert lines[1].startswith("Enemy (opponent): ") and any(line.startswith("You (learner): ") for line in lines)
     assert lines[0] == "Mulligan: learner chooses opening cards to put back"  # the learner acts when asked
+
+
+def test_reset_options_deal_that_game_the_given_deck_pair_and_the_next_game_the_configured_one():
+    env = CcgDuelEnv(opponent="random", seat=0, decks=["midrange", "midrange"])
+    env.reset(seed=4, options={"decks": ["aggro", "control"]})
+    core = env.duel.core
+    for player, deck in zip(env.duel.game.state.players, resolve_deck_pair(["aggro", "control"], core.cards, core.rules)):
+        assert sorted(card.definition.id for card in (*player.deck, *player.hand)) == sorted(deck.cards)
+    env.reset(seed=4)
+    assert env.duel.game.to_json() == core.new_game(env.duel.game_seed).to_json()  # the configured pair again
