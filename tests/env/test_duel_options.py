@@ -1,0 +1,38 @@
+"""Rule: every option given to a Gymnasium front-end (the single env, the batched env, the draft env) reaches the env
+core under its games: the card set, the deck pair and the draft's hero classes; and the batched env's games keep no
+action log unless asked (the log costs time on every training step)."""
+
+from __future__ import annotations
+
+from ccg_env.engine import CardClass
+from ccg_env.engine.datafiles import config_dir
+from ccg_env.engine.game_setup import resolve_deck_pair
+from ccg_env.env.duel import DuelSetup
+from ccg_env.env.gym_env import CcgDuelEnv
+from ccg_env.env.vector import CcgDuelVectorEnv
+
+
+def test_the_gym_env_plays_the_card_set_and_decks_it_was_given(tmp_path):
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
+    files = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    env = CcgDuelEnv(opponent="random", seat=0, cards=files, decks=["aggro", "control"])
+    env.reset(seed=3)
+    core = env.duel.core
+    assert "test_pet" in core.cards and env.duel.game.cards is core.cards
+    for player, deck in zip(env.duel.game.state.players, resolve_deck_pair(["aggro", "control"], core.cards, core.rules)):
+        assert sorted(card.definition.id for card in (*player.deck, *player.hand)) == sorted(deck.cards)
+
+
+def test_the_draft_setup_keeps_the_hero_classes_it_was_given():
+    setup = DuelSetup.build(mode="draft", heroes=("warrior", "mage"))
+    assert setup.core.heroes == (CardClass.WARRIOR, CardClass.MAGE)
+    assert [side.hero for side in setup.core.new_draft(0).sides] == [CardClass.WARRIOR, CardClass.MAGE]
+
+
+def test_the_batched_env_keeps_no_action_log_unless_asked():
+    quiet, logged = CcgDuelVectorEnv(2), CcgDuelVectorEnv(2, log=True)
+    quiet.reset(seed=0)
+    logged.reset(seed=0)
+    assert all(duel.game.state.log is None for duel in quiet.batch.duels)
+    assert all(len(duel.game.log) > 0 for duel in logged.batch.duels)
