@@ -1,8 +1,10 @@
 """Rule: every option given to a Gymnasium front-end (the single env, the batched env, the draft env) reaches the env
-core under its games: the card set, the deck pair and the draft's hero classes; and the batched env's games keep no
-action log unless asked (the log costs time on every training step)."""
+core under its games: the card set, the deck pair, the draft's hero classes and the normalized observation space (the
+unit box); and the batched env's games keep no action log unless asked (the log costs time on every training step)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from ccg_env.engine import CardClass
 from ccg_env.engine.datafiles import config_dir
@@ -36,3 +38,14 @@ def test_the_batched_env_keeps_no_action_log_unless_asked():
     logged.reset(seed=0)
     assert all(duel.game.state.log is None for duel in quiet.batch.duels)
     assert all(len(duel.game.log) > 0 for duel in logged.batch.duels)
+
+
+def test_normalized_observations_have_the_unit_box_as_their_space_and_raw_ones_the_encoder_bounds():
+    raw, normalized = CcgDuelEnv(seat=0), CcgDuelEnv(seat=0, normalize_observations=True)
+    encoder = raw.setup.encoder
+    assert normalized.observation_space.dtype == raw.observation_space.dtype == np.float32
+    np.testing.assert_array_equal(normalized.observation_space.low, np.zeros(encoder.size, dtype=np.float32))
+    np.testing.assert_array_equal(normalized.observation_space.high, np.ones(encoder.size, dtype=np.float32))
+    np.testing.assert_array_equal(raw.observation_space.high, encoder.high)
+    observation, _ = normalized.reset(seed=1)
+    assert normalized.observation_space.contains(observation) and observation.max() <= 1.0
