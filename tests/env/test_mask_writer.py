@@ -1,7 +1,9 @@
 """Rule: a player's mask has ones exactly at the ids of the engine's legal choices while that player is on turn,
 and is all zeros for the player who is not on turn and for both once the game is over, whatever array it is
 written into (a fresh one, one holding a previous mask); an array it cannot write (a strided column of a batch)
-is either written correctly or refused with a ValueError that says so, never left holding a wrong mask.
+is either written correctly or refused with a ValueError that says so, never left holding a wrong mask. A buffer
+of another dtype or shape (a float32 or int64 array, a 2-D one) is refused when the writer is made, and the writer
+writes into the very array it was given (``writer.out``).
 
 ``legal_mask`` is the mask the fuzzer, the determinism checks and the notebooks take as the reference.
 """
@@ -15,7 +17,7 @@ import pytest
 
 from ccg_env.engine import Game
 from ccg_env.env.codec import ActionCodec, ActionLayout
-from ccg_env.env.masks import legal_mask
+from ccg_env.env.masks import MaskWriter, legal_mask
 
 
 def positions(seed: int, count: int = 40):
@@ -70,3 +72,17 @@ def test_mask_is_the_legal_set_for_the_player_on_turn_and_zeros_otherwise(kind):
         if not game.is_over:
             assert legal and expected.sum() == len(set(legal))
     assert seen_over
+
+
+@pytest.mark.parametrize("buffer", [np.zeros(262, dtype=np.float32), np.zeros(262, dtype=np.int64),
+                                    np.zeros((2, 131), dtype=np.int8)], ids=["float32", "int64", "2-D"])
+def test_a_mask_buffer_that_is_not_a_1d_int8_array_is_refused(buffer):
+    with pytest.raises(ValueError, match="expected a contiguous 1-D int8 array"):
+        MaskWriter(buffer)
+
+
+def test_a_mask_writer_writes_into_the_array_it_was_given_and_exposes_it():
+    out = np.full(262, 3, dtype=np.int8)
+    writer = MaskWriter(out)
+    writer.write([0, 5])
+    assert writer.out is out and out[[0, 5]].tolist() == [1, 1] and out.sum() == 2
