@@ -91,3 +91,17 @@ def test_a_warm_started_run_logs_the_fit_and_evaluates_before_ppo(tmp_path):
     assert all(0.0 <= float(r["held_out_accuracy"]) <= 1.0 for r in rows)
     evaluated = list(csv.DictReader((result.run_dir / "eval.csv").open()))
     assert int(evaluated[0]["timesteps"]) == 0
+
+
+def test_ctrl_c_during_the_warm_start_still_saves_the_model(tmp_path, monkeypatch):
+    import ccg_env.training.imitation as imitation
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(imitation, "fit", interrupted)
+    config = load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 512, "eval_every": 0,
+                                   "eval_games": 4, "imitation": {"samples": 200, "epochs": 1}})
+    result = train(config)
+    assert result.interrupted and result.timesteps == 0 and result.evaluations == []
+    assert (result.run_dir / "model.zip").is_file() and result.policy_path.is_file()

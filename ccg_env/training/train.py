@@ -426,8 +426,6 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
         load_initial_weights(model, config.init_model, config.trust_model)
     run_dir = prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
-    if config.imitation:
-        warm_start(config, model, run_dir)
     history: list[EvalResult] = []
     callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:
@@ -438,10 +436,12 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     started = time.perf_counter()
     interrupted = False
     try:
+        if config.imitation:
+            warm_start(config, model, run_dir)
         model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
         interrupted = True
-        if progress is not None:
+        if progress is not None and hasattr(progress, "bar"):  # no bar yet when stopped in the warm start
             progress.bar.close()  # as at a normal end, so that what is printed next starts on a line of its own
     seconds = time.perf_counter() - started
     model_path = run_dir / "model.zip"
