@@ -105,3 +105,9 @@ def test_ctrl_c_during_the_warm_start_still_saves_the_model(tmp_path, monkeypatc
     result = train(config)
     assert result.interrupted and result.timesteps == 0 and result.evaluations == []
     assert (result.run_dir / "model.zip").is_file() and result.policy_path.is_file()
+
+
+def test_a_recording_too_large_for_memory_is_refused_before_anything_is_allocated(recorded):
+    _, env, _ = recorded
+    with pytest.raises(ValueError, match=r"imitation: 10,000,000 decisions would take .* GiB .*lower samples"):
+        record(env, "heuristic", 10_000_000, GAMMA, seed=0)

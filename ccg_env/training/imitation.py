@@ -25,6 +25,8 @@ import numpy as np
 
 #: Share of the recorded positions held out to measure accuracy (the last games recorded).
 HELD_OUT = 0.05
+#: The most memory the recorded decisions may take; more is refused before anything is allocated.
+MAX_RECORD_BYTES = 8 * 2**30
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,11 @@ def record(env: Any, teacher: str, samples: int, gamma: float, seed: int,
     teacher_player = make_opponent(teacher, batch.setup)
     teacher_player.reset(seed)
     n, size = env.num_envs, env.observation_space.shape[0]
+    needed = samples * (2 * size + env.action_space.n + 12)
+    if needed > MAX_RECORD_BYTES:
+        raise ValueError(f"imitation: {samples:,} decisions would take {needed / 2**30:.1f} GiB to record "
+                         f"({size} observation entries each); at most {MAX_RECORD_BYTES / 2**30:.0f} GiB: "
+                         "lower samples")
     observations = np.zeros((samples, size), dtype=np.float16)
     masks = np.zeros((samples, env.action_space.n), dtype=bool)
     actions: np.ndarray = np.zeros(samples, dtype=np.int64)
