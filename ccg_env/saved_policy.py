@@ -248,13 +248,27 @@ def load_policy_file(path: str | Path, device: str = "cpu") -> LoadedPolicy:
     low, high = (payload[key].numpy().astype(np.float32) for key in ("observation_low", "observation_high"))
     _check_shapes(metadata, low, high, payload["policy"], where)
     policy = _build_policy(metadata, low, high, where, ortho_init=False)  # every parameter is replaced below
+    derived = {key: value.clone() for key, value in policy.state_dict().items() if not value.is_floating_point()}
     try:
         policy.load_state_dict(payload["policy"], strict=True)
     except RuntimeError as error:  # e.g. a dtype that cannot be copied
         detail = " ".join(str(error).split())
         raise ModelFileError(f"{where}: the weights do not fit the policy its metadata describes: "
                              f"{detail[:400]}") from None
+    _check_derived_buffers(policy, derived, where)
     return LoadedPolicy(policy.to(device), metadata, Path(path))
+
+
+def _check_derived_buffers(policy: Any, derived: dict[str, Any], where: str) -> None:
+    """Refuse a file whose integer buffers (feature indices, which the architecture fixes) differ from the ones its
+    metadata builds: edited indices would fail, or read other features, only once the policy plays."""
+    import torch
+
+    state = policy.state_dict()
+    changed = sorted(key for key, value in derived.items() if not torch.equal(state[key], value))
+    if changed:
+        raise ModelFileError(f"{where}: the weights change index buffers that the policy's metadata fixes: "
+                             f"{changed[:3]}")
 
 
 def load_model(path: str | Path, *, trust: bool = False, device: str = "cpu") -> LoadedPolicy:

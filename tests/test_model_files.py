@@ -315,3 +315,25 @@ def test_the_tables_name_every_class_the_metadata_may_name():
     policies, activations, extractors = _tables()
     assert tuple(policies) == model_file.POLICY_CLASSES
     assert tuple(activations) == model_file.ACTIVATIONS and tuple(extractors) == model_file.EXTRACTORS
+
+
+def test_edited_index_buffers_are_refused_at_load(tmp_path):
+    import io
+
+    import torch
+
+    from ccg_env.models import DEFAULT_MODEL
+    from ccg_env.saved_policy import load_model
+
+    with zipfile.ZipFile(DEFAULT_MODEL) as archive:
+        payload = torch.load(io.BytesIO(archive.read(WEIGHTS_MEMBER)), weights_only=True)
+    for name in ("critic_features", "global_index"):  # the extractor's buffers appear under three shared names
+        edited = {**payload, "policy": dict(payload["policy"])}
+        for key in [key for key in edited["policy"] if key.endswith(name)]:
+            edited["policy"][key] = edited["policy"][key].flip(0)  # same shape and dtype, other features read
+        buffer = io.BytesIO()
+        torch.save(edited, buffer)
+        path = _rewrite(DEFAULT_MODEL, tmp_path / "edited.ccgmodel", weights=buffer.getvalue())
+        with pytest.raises(ModelFileError, match=f"index buffers that the policy's metadata fixes: .*{name}"):
+            load_model(path)
+    assert load_model(DEFAULT_MODEL).metadata.policy_class == "SlotPolicy"
