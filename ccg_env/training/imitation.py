@@ -49,7 +49,7 @@ class ImitationSettings:
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "imitation") -> ImitationSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
-        known = {f.name: f.type for f in fields(cls)}
+        known = {f.name for f in fields(cls)}
         for key in values:
             if key not in known:
                 raise ValueError(f"{where}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
