@@ -76,8 +76,6 @@ def test_imitation_is_refused_where_it_does_not_apply():
         load_config("smoke", {"imitation": {"samples": 10}, "mode": "draft"})
     with pytest.raises(ValueError, match="imitation and init_model are both set"):
         load_config("smoke", {"imitation": {"samples": 10}, "init_model": "README.md"})
-    with pytest.raises(ValueError, match="imitation: backend rllib supports only {}"):
-        load_config("smoke", {"imitation": {"samples": 10}, "backend": "rllib"})
 
 
 def test_a_warm_started_run_logs_the_fit_and_evaluates_before_ppo(tmp_path):

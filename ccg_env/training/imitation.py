@@ -158,72 +158,95 @@ class EpochResult:
         return {key: round(value, 4) if isinstance(value, float) else value for key, value in vars(self).items()}
 
 
+class SB3Student:
+    """An SB3 masked actor-critic policy as :func:`fit` drives it (RLlib modules have their own student)."""
+
+    def __init__(self, policy: Any) -> None:
+        self.policy = policy
+
+    def parameters(self) -> Any:
+        return self.policy.parameters()
+
+    def set_training_mode(self, mode: bool) -> None:
+        self.policy.set_training_mode(mode)
+
+    def values_and_log_probs(self, observations: Any, masks: np.ndarray, actions: Any) -> tuple[Any, Any]:
+        """The value of each position and the log-probability of the given action under the masked policy."""
+        values, log_prob, _ = self.policy.evaluate_actions(observations, actions, action_masks=masks)
+        return values.flatten(), log_prob
+
+    def greedy_and_log_probs(self, observations: Any, masks: np.ndarray, actions: Any) -> tuple[Any, Any]:
+        """The most probable legal action of each position and the log-probability of the given one."""
+        distribution = self.policy.get_distribution(observations, action_masks=masks)
+        return distribution.distribution.probs.argmax(dim=1), distribution.log_prob(actions)
+
+
 def fit(policy: Any, data: Demonstrations, settings: ImitationSettings, seed: int,
         on_epoch: Callable[[EpochResult], None] | None = None) -> list[EpochResult]:
-    """Fit an SB3 masked actor-critic ``policy`` to ``data``; return one :class:`EpochResult` per epoch.
+    """Fit ``policy`` to ``data``; return one :class:`EpochResult` per epoch.
 
-    The last :data:`HELD_OUT` share of the positions (whole games, recorded last) is kept out of training and
+    ``policy``: an SB3 masked actor-critic policy, or any object with :class:`SB3Student`'s four methods (the
+    RLlib backend's :class:`~ccg_env.rllib.imitation.ModuleStudent`). The last :data:`HELD_OUT` share of the positions (whole games, recorded last) is kept out of training and
     measures accuracy after every epoch.
     """
     import torch
 
+    student = policy if hasattr(policy, "values_and_log_probs") else SB3Student(policy)
     held = max(1, int(len(data) * HELD_OUT))
     train_count = len(data) - held
     if train_count < 1:
         raise ValueError(f"imitation: {len(data)} recorded decisions are too few to fit and hold some out")
-    optimizer = torch.optim.Adam(policy.parameters(), lr=settings.learning_rate)
+    optimizer = torch.optim.Adam(student.parameters(), lr=settings.learning_rate)
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
     results = []
     for epoch in range(1, settings.epochs + 1):
-        policy.set_training_mode(True)
+        student.set_training_mode(True)
         losses = []
         order = rng.permutation(train_count)
         for start in range(0, train_count, settings.batch_size):
             rows = np.sort(order[start:start + settings.batch_size])
-            policy_loss, value_loss = _losses(policy, data, rows)
+            policy_loss, value_loss = _losses(student, data, rows)
             loss = policy_loss + settings.value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            torch.nn.utils.clip_grad_norm_(student.parameters(), 0.5)
             optimizer.step()
             losses.append((policy_loss.item(), value_loss.item()))
-        accuracy, held_out_loss = _held_out(policy, data, np.arange(train_count, len(data)), settings.batch_size)
+        accuracy, held_out_loss = _held_out(student, data, np.arange(train_count, len(data)), settings.batch_size)
         mean_policy, mean_value = np.mean(losses, axis=0)
         result = EpochResult(epoch, time.perf_counter() - started, float(mean_policy), float(mean_value),
                              accuracy, held_out_loss)
         results.append(result)
         if on_epoch is not None:
             on_epoch(result)
-    policy.set_training_mode(False)
+    student.set_training_mode(False)
     return results
 
 
-def _losses(policy: Any, data: Demonstrations, rows: np.ndarray) -> tuple[Any, Any]:
+def _losses(student: Any, data: Demonstrations, rows: np.ndarray) -> tuple[Any, Any]:
     """The cross-entropy on the teacher's ids and the value's squared error over ``rows`` (tensors to minimize)."""
     import torch
 
     observations = torch.from_numpy(data.observations[rows].astype(np.float32))
-    masks = data.masks[rows]
     actions = torch.from_numpy(data.actions[rows])
-    values, log_prob, _ = policy.evaluate_actions(observations, actions, action_masks=masks)
-    value_loss = torch.nn.functional.mse_loss(values.flatten(), torch.from_numpy(data.returns[rows]))
+    values, log_prob = student.values_and_log_probs(observations, data.masks[rows], actions)
+    value_loss = torch.nn.functional.mse_loss(values, torch.from_numpy(data.returns[rows]))
     return -log_prob.mean(), value_loss
 
 
-def _held_out(policy: Any, data: Demonstrations, rows: np.ndarray, batch_size: int) -> tuple[float, float]:
+def _held_out(student: Any, data: Demonstrations, rows: np.ndarray, batch_size: int) -> tuple[float, float]:
     """Accuracy of the policy's most probable legal action, and the mean cross-entropy, on ``rows``."""
     import torch
 
-    policy.set_training_mode(False)
+    student.set_training_mode(False)
     hits, loss = 0, 0.0
     with torch.no_grad():
         for start in range(0, len(rows), batch_size):
             chunk = rows[start:start + batch_size]
             observations = torch.from_numpy(data.observations[chunk].astype(np.float32))
-            distribution = policy.get_distribution(observations, action_masks=data.masks[chunk])
             actions = torch.from_numpy(data.actions[chunk])
-            loss -= distribution.log_prob(actions).sum().item()
-            greedy = distribution.distribution.probs.argmax(dim=1)
+            greedy, log_prob = student.greedy_and_log_probs(observations, data.masks[chunk], actions)
+            loss -= log_prob.sum().item()
             hits += int((greedy == actions).sum())
     return hits / len(rows), loss / len(rows)
