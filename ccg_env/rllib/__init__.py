@@ -4,13 +4,14 @@ Everything here is a thin adapter over the env core (:mod:`ccg_env.env.core`) an
 (ray 2.60.0). Ray is imported lazily: ``import ccg_env.rllib`` works without it, and the first use of a name
 below raises an ``ImportError`` that names the extra to install (``pip install 'ccg-env[rllib]'``).
 
-| name                        | module                       | what it is                                          |
-|-----------------------------|------------------------------|-----------------------------------------------------|
-| ``CcgMultiAgentEnv``        | :mod:`ccg_env.rllib.env`     | turn-based self-play ``MultiAgentEnv``              |
-| ``MaskedPPOTorchRLModule``  | :mod:`ccg_env.rllib.modules` | PPO module whose masked-out logits are never drawn  |
-| ``MaskedRandomRLModule``    | :mod:`ccg_env.rllib.modules` | uniform over the legal actions                      |
-| ``LeagueCallback``          | :mod:`ccg_env.rllib.league`  | frozen snapshots, PFSP sampling, win rates          |
-| ``ppo_config``              | :mod:`ccg_env.rllib.config`  | a ``PPOConfig`` with small-machine defaults         |
+| name                       | module                           | what it is                                         |
+|----------------------------|----------------------------------|----------------------------------------------------|
+| ``CcgMultiAgentEnv``       | :mod:`ccg_env.rllib.env`         | turn-based self-play ``MultiAgentEnv``             |
+| ``MaskedPPOTorchRLModule`` | :mod:`ccg_env.rllib.modules`     | PPO module whose masked-out logits are never drawn |
+| ``MaskedRandomRLModule``   | :mod:`ccg_env.rllib.modules`     | uniform over the legal actions                     |
+| ``SlotPPOTorchRLModule``   | :mod:`ccg_env.rllib.slot_module` | the slot policy's networks as a masked PPO module  |
+| ``LeagueCallback``         | :mod:`ccg_env.rllib.league`      | frozen snapshots, PFSP sampling, win rates         |
+| ``ppo_config``             | :mod:`ccg_env.rllib.config`      | a ``PPOConfig`` with small-machine defaults        |
 
 Training from the command line: ``ccg-env train --backend rllib --config rllib_selfplay``
 (:mod:`ccg_env.rllib.train`); scaling out to a cluster: ``docs/scaling.md``.
@@ -27,7 +28,7 @@ INSTALL_HINT = "pip install 'ccg-env[rllib]'"
 
 _EXPORTS = {
     "CcgMultiAgentEnv": "env", "MaskedPPOTorchRLModule": "modules", "MaskedRandomRLModule": "modules",
-    "LeagueCallback": "league", "ppo_config": "config",
+    "SlotPPOTorchRLModule": "slot_module", "LeagueCallback": "league", "ppo_config": "config",
 }
 
 __all__ = ["INSTALL_HINT", "RAY_VERSION", "require_ray", *_EXPORTS]

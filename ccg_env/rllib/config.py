@@ -38,6 +38,24 @@ def main_module_spec(hidden: Sequence[int] = (256, 256), head: Sequence[int] = (
                                       "head_fcnet_hiddens": list(head), "vf_share_layers": share_encoder})
 
 
+def slot_module_spec(env_config: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
+                     value_hiddens: Sequence[int] = (256, 256), rescale_inputs: bool = True) -> RLModuleSpec:
+    """The trained module as the slot policy (:class:`~ccg_env.rllib.slot_module.SlotPPOTorchRLModule`).
+
+    ``options``: ``slot_dim``, ``global_dim``, ``head_dim``; the observation's layout comes from the env
+    ``env_config`` builds (its rules and cards).
+    """
+    from .slot_module import SlotPPOTorchRLModule, slot_model_config
+
+    unknown = sorted(set(options or {}) - {"slot_dim", "global_dim", "head_dim"})
+    if unknown:
+        raise ValueError(f"slot module: unknown options {unknown}; known: slot_dim, global_dim, head_dim")
+    core = CcgMultiAgentEnv({key: value for key, value in (env_config or {}).items()
+                             if key in ("rules", "cards", "decks", "turn_limit")}).core
+    return RLModuleSpec(module_class=SlotPPOTorchRLModule,
+                        model_config=slot_model_config(core, options, value_hiddens, rescale_inputs))
+
+
 def self_play_mapping(agent_id: Any, episode: Any, **kwargs: Any) -> str:
     """Both agents of a self-play game (and the learner facing a scripted agent) are the main module."""
     return MAIN
@@ -49,7 +67,9 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
                lr: float = 3e-4, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
                entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
-               hidden: Sequence[int] = (256, 256), share_encoder: bool = True, seed: int | None = 0,
+               use_kl_loss: bool = False,
+               hidden: Sequence[int] = (256, 256), share_encoder: bool = True, module: str = "mlp",
+               slot_options: dict[str, Any] | None = None, rescale_inputs: bool = True, seed: int | None = 0,
                torch_threads: int = 1, league: Any = None, callbacks: Any = None) -> PPOConfig:
     """A ``PPOConfig`` over :class:`CcgMultiAgentEnv` with the masked module ``"main"`` (see the module docs).
 
@@ -65,8 +85,12 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
             max(1, num_env_runners)``).
         minibatch_size, num_epochs, lr, gamma, lambda_, clip_param, entropy_coeff, vf_loss_coeff, grad_clip:
             PPO's settings.
-        hidden: the encoder's hidden layer sizes.
-        share_encoder: one encoder for the policy and value heads (False: one each).
+        use_kl_loss: RLlib's adaptive KL penalty on top of the clipped objective (off by default, as in SB3's
+            PPO, which the shipped configs were tuned with).
+        hidden: the encoder's hidden layer sizes (the slot module: its value network's).
+        share_encoder: one encoder for the policy and value heads (False: one each; the MLP module only).
+        module: ``"mlp"`` (:func:`main_module_spec`) or ``"slot"`` (:func:`slot_module_spec`).
+        slot_options, rescale_inputs: the slot module's sizes and input gain (:func:`slot_module_spec`).
         seed: seeds RLlib (envs, modules, sampling); None leaves it unseeded.
         torch_threads: torch threads of the driver's learner and of each runner (1: steady on shared cores).
         league: :class:`~ccg_env.rllib.league.LeagueSettings` (or a mapping of them): train against a league of
@@ -76,6 +100,10 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
     _check_counts(num_env_runners=num_env_runners, envs_per_runner=envs_per_runner, num_learners=num_learners,
                   rollout_length=rollout_length, minibatch_size=minibatch_size, num_epochs=num_epochs,
                   torch_threads=torch_threads)
+    if module not in ("mlp", "slot"):
+        raise ValueError(f"ppo_config: module must be 'mlp' or 'slot', got {module!r}")
+    spec = (slot_module_spec(env_config, slot_options, hidden, rescale_inputs) if module == "slot"
+            else main_module_spec(hidden, share_encoder=share_encoder))
     batch = train_batch_size or rollout_length * envs_per_runner * max(1, num_env_runners)
     mapping: Any = self_play_mapping
     if league is not None:
@@ -96,10 +124,11 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
         .learners(num_learners=num_learners, num_gpus_per_learner=num_gpus_per_learner)
         .multi_agent(policies={MAIN}, policy_mapping_fn=mapping, policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(
-            rl_module_specs={MAIN: main_module_spec(hidden, share_encoder=share_encoder)}))
+            rl_module_specs={MAIN: spec}))
         .training(train_batch_size_per_learner=batch // max(1, num_learners), minibatch_size=minibatch_size,
                   num_epochs=num_epochs, lr=lr, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
-                  entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip)
+                  entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip,
+                  use_kl_loss=use_kl_loss)
         .python_environment(extra_python_environs_for_worker={"OMP_NUM_THREADS": str(torch_threads)})
         .debugging(seed=seed)
     )

@@ -4,13 +4,14 @@ An RLlib checkpoint folder holds pickles (the module's class and constructor arg
 runs whatever code its author put there: the ``rllib`` agent opens one only with ``trust=True``. Training also
 writes the main module as a policy file, which is what to share: a zip archive with exactly
 
-- ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class (only
-  ``MaskedPPOTorchRLModule``), its layer sizes, activation and layer sharing (names from a fixed list, sizes
-  bounded), the observation and action sizes, the rules and the card ids it was trained on, and the weights'
-  SHA-256;
+- ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class
+  (``MaskedPPOTorchRLModule`` or ``SlotPPOTorchRLModule``), its layer sizes, activation and layer sharing (names
+  from a fixed list, sizes bounded), for the slot module its ``slot`` sizes and the observation's pieces, the
+  observation and action sizes, the rules and the card ids it was trained on, and the weights' SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
-Every size is bounded before anything is allocated; a file that does not fit the game (other rules or card set)
+Every size is bounded before anything is allocated; integer buffers (the slot module's feature indices) must equal
+the ones the metadata builds; a file that does not fit the game (other rules or card set)
 is refused with an error naming both sides (:func:`ccg_env.model_file.check_fits`).
 """
 
@@ -31,12 +32,16 @@ FORMAT_VERSION = 1
 SUFFIX = ".ccgrllib"
 METADATA_MEMBER = "metadata.json"
 WEIGHTS_MEMBER = "weights.pt"
-MODULE_CLASSES = ("MaskedPPOTorchRLModule",)
+MODULE_CLASSES = ("MaskedPPOTorchRLModule", "SlotPPOTorchRLModule")
+SLOT_CLASS = "SlotPPOTorchRLModule"
+SLOT_SIZES = ("slot_dim", "global_dim", "head_dim")
+MAX_PIECES = 64
 ACTIVATIONS = ("tanh", "relu", "swish", "linear")
 MAX_METADATA_BYTES = 4_000_000
 MAX_WEIGHTS_BYTES = 256_000_000
 _FIELDS = ("format", "format_version", "module_class", "fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
-           "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source")
+           "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source", "slot")
+_OPTIONAL = {"source", "slot"}  # files written before the slot module have no "slot"
 
 
 def _layers(value: Any, where: str) -> list[int]:
@@ -63,7 +68,7 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
         raise ModelFileError(f"{where}: format_version {data.get('format_version')!r} is not supported "
                              f"(this ccg-env reads version {FORMAT_VERSION})")
     unknown = sorted(set(data) - set(_FIELDS))
-    missing = sorted(set(_FIELDS) - set(data) - {"source"})
+    missing = sorted(set(_FIELDS) - set(data) - _OPTIONAL)
     if unknown or missing:
         raise ModelFileError(f"{where}: unknown fields {unknown}, missing fields {missing}")
     if data["module_class"] not in MODULE_CLASSES:
@@ -81,14 +86,42 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
     _size(data["action_size"], MAX_ACTION_SIZE, f"{where}: action_size")
     _check_rules(data["rules"], f"{where}: rules")
     _check_card_ids(data["card_ids"], f"{where}: card_ids")
+    slot = data.get("slot")
+    if (data["module_class"] == SLOT_CLASS) != (slot is not None):
+        raise ModelFileError(f"{where}: slot: expected the slot sizes for {SLOT_CLASS} and null otherwise, "
+                             f"got {str(slot)[:80]} for {data['module_class']}")
+    if slot is not None:
+        _check_slot(slot, data["observation_size"], f"{where}: slot")
     sha = data["weights_sha256"]
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
         raise ModelFileError(f"{where}: weights_sha256: expected 64 lowercase hex digits")
     return data
 
 
+def _check_slot(slot: Any, observation_size: int, where: str) -> None:
+    """The slot module's sizes and the observation's pieces: keys, bounds, and pieces inside the observation."""
+    keys = {*SLOT_SIZES, "pieces"}
+    if not isinstance(slot, dict) or set(slot) != keys:
+        raise ModelFileError(f"{where}: expected exactly the keys {sorted(keys)}, got "
+                             f"{sorted(slot) if isinstance(slot, dict) else type(slot).__name__}")
+    for key in SLOT_SIZES:
+        _size(slot[key], MAX_LAYER_SIZE, f"{where}: {key}")
+    pieces = slot["pieces"]
+    if not isinstance(pieces, list) or not 1 <= len(pieces) <= MAX_PIECES:
+        raise ModelFileError(f"{where}: pieces: expected a list of 1 to {MAX_PIECES} pieces")
+    for index, piece in enumerate(pieces):
+        ok = (isinstance(piece, list) and len(piece) == 4 and isinstance(piece[0], str) and len(piece[0]) <= 64
+              and all(isinstance(n, int) and not isinstance(n, bool) for n in piece[1:3])
+              and isinstance(piece[3], list) and 1 <= len(piece[3]) <= 2
+              and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in piece[3]))
+        if not ok or not 0 <= piece[1] < piece[2] <= observation_size or \
+                piece[2] - piece[1] != (piece[3][0] * (piece[3][1] if len(piece[3]) == 2 else 1)):
+            raise ModelFileError(f"{where}: pieces[{index}]: expected [name, start, stop, shape] inside the "
+                                 f"{observation_size} observation entries, got {str(piece)[:80]}")
+
+
 def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | None = None) -> Path:
-    """Write ``module`` (a :class:`MaskedPPOTorchRLModule`) and what it plays (``core``: rules, cards) to ``path``."""
+    """Write ``module`` (a masked PPO or slot module) and what it plays (``core``: rules, cards) to ``path``."""
     import dataclasses
 
     import torch
@@ -105,7 +138,11 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
         "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards),
         "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
+        "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
+                 if type(module).__name__ == SLOT_CLASS else None),
     }
+    if metadata["slot"] is not None:  # the slot module's value layers are its "fcnet_hiddens"
+        metadata["fcnet_hiddens"] = [int(n) for n in config["value_hiddens"]]
     path = Path(path)
     check_metadata(json.loads(json.dumps(metadata)), str(path))  # what a reader will check
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -141,13 +178,11 @@ def read_policy_file(path: str | Path) -> tuple[dict[str, Any], bytes]:
 
 
 def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
-    """Build the masked PPO module a policy file describes and load its weights (plain tensors only)."""
-    import gymnasium
+    """Build the module a policy file describes and load its weights (plain tensors only)."""
     import numpy as np
     import torch
 
     from .env import masked_space
-    from .modules import MaskedPPOTorchRLModule
 
     metadata, weights = read_policy_file(path)
     where = str(path)
@@ -159,18 +194,43 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
                                               for k, v in state.items()):
         raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a mapping of names to tensors")
     space = masked_space(np.ones(metadata["observation_size"], dtype=np.float32), metadata["action_size"])
-    module = MaskedPPOTorchRLModule(
-        observation_space=space, action_space=gymnasium.spaces.Discrete(metadata["action_size"]),
-        inference_only=False, model_config={key: metadata[key] for key in
-                                            ("fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
-                                                              "vf_share_layers")})
+    try:
+        module = _build_module(metadata, space)
+    except ValueError as error:  # e.g. pieces without the hand or battlefield the slot encoder needs
+        raise ModelFileError(f"{where}: the metadata describes no buildable module: {error}") from None
+    derived = {key: value.clone() for key, value in module.state_dict().items() if not value.is_floating_point()}
     try:
         module.load_state_dict(state, strict=True)
     except RuntimeError as error:
         raise ModelFileError(f"{where}: the weights do not fit the layers the metadata describes: "
                              f"{' '.join(str(error).split())[:300]}") from None
+    loaded = module.state_dict()
+    changed = sorted(key for key, value in derived.items() if not torch.equal(loaded[key], value))
+    if changed:
+        raise ModelFileError(f"{where}: the weights change index buffers that the metadata fixes: {changed[:3]}")
     module.eval()
     return module, metadata
+
+
+def _build_module(metadata: dict[str, Any], space: Any) -> Any:
+    """The (untrained) module a validated metadata describes."""
+    import gymnasium
+
+    actions = gymnasium.spaces.Discrete(metadata["action_size"])
+    if metadata["module_class"] == SLOT_CLASS:
+        from .slot_module import SlotPPOTorchRLModule
+
+        slot = metadata["slot"]
+        config = {**{key: slot[key] for key in SLOT_SIZES}, "pieces": slot["pieces"], "gain": None,
+                  "value_hiddens": metadata["fcnet_hiddens"]}
+        return SlotPPOTorchRLModule(observation_space=space, action_space=actions, inference_only=False,
+                                    model_config=config)
+    from .modules import MaskedPPOTorchRLModule
+
+    return MaskedPPOTorchRLModule(observation_space=space, action_space=actions, inference_only=False,
+                                  model_config={key: metadata[key] for key in
+                                                ("fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
+                                                 "vf_share_layers")})
 
 
 __all__ = ["FORMAT", "SUFFIX", "check_metadata", "load_policy_file", "read_policy_file", "save_policy_file"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import zipfile
 
@@ -17,13 +19,14 @@ from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
 
 from ccg_env.model_file import ModelFileError  # noqa: E402
-from ccg_env.rllib.config import main_module_spec  # noqa: E402
+from ccg_env.rllib.config import main_module_spec, slot_module_spec  # noqa: E402
 from ccg_env.rllib.env import CcgMultiAgentEnv  # noqa: E402
 from ccg_env.rllib.modules import MaskedRandomRLModule  # noqa: E402
 from ccg_env.rllib.policy_file import load_policy_file, save_policy_file  # noqa: E402
 
 ENV = CcgMultiAgentEnv()
 SPACE, ACTIONS = ENV.observation_spaces["player_0"], ENV.action_spaces["player_0"]
+SMALL_SLOTS = {"slot_dim": 8, "global_dim": 16, "head_dim": 8}
 
 
 def _build(spec: RLModuleSpec):
@@ -40,8 +43,8 @@ def _batch(rows: int, seed: int):
     return masks, {Columns.OBS: observation}
 
 
-@pytest.mark.parametrize("spec", [main_module_spec((32, 32)), RLModuleSpec(module_class=MaskedRandomRLModule)],
-                         ids=["ppo", "random"])
+@pytest.mark.parametrize("spec", [main_module_spec((32, 32)), slot_module_spec(None, SMALL_SLOTS, (16,)),
+                                  RLModuleSpec(module_class=MaskedRandomRLModule)], ids=["ppo", "slot", "random"])
 def test_masked_out_actions_are_never_sampled_nor_chosen(spec):
     module = _build(spec)
     masks, batch = _batch(16, seed=0)
@@ -81,5 +84,57 @@ def test_policy_file_round_trips_and_refuses_edits(tmp_path):
         with zipfile.ZipFile(bad, "w") as archive:
             archive.writestr("metadata.json", json.dumps({**document, field: value}))
             archive.writestr("weights.pt", weights)
+        with pytest.raises(ModelFileError, match=message):
+            load_policy_file(bad)
+
+
+def test_the_slot_module_reads_the_observation_as_the_sb3_slot_policy_does():
+    """Same networks as the SB3 backend's slot policy: equal weights give equal logits and values."""
+    from ccg_env.training.slot_networks import SlotEncoder
+
+    module = _build(slot_module_spec(None, SMALL_SLOTS, (16,)))
+    assert isinstance(module.encoder, SlotEncoder) and module.pi.size == ACTIONS.n
+    masks, batch = _batch(6, seed=2)
+    with torch.no_grad():
+        train = module.forward_train(batch)
+        values = module.compute_values(batch)
+        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
+    features = module.encoder(batch[Columns.OBS]["observations"])
+    assert torch.allclose(train[Columns.EMBEDDINGS], features)
+    assert torch.allclose(module.compute_values(batch, train[Columns.EMBEDDINGS]), values) and values.shape == (6,)
+    assert torch.allclose(logits, train[Columns.ACTION_DIST_INPUTS])
+    assert torch.allclose(logits[masks == 1], module.pi(features)[masks == 1])  # the mask only touches the rest
+
+
+def test_the_slot_module_policy_file_round_trips_and_refuses_edited_indices(tmp_path):
+    module = _build(slot_module_spec(None, SMALL_SLOTS, (16,)))
+    path = save_policy_file(tmp_path / "slot.ccgrllib", module, ENV.core)
+    loaded, metadata = load_policy_file(path)
+    assert metadata["module_class"] == "SlotPPOTorchRLModule" and metadata["fcnet_hiddens"] == [16]
+    assert {key: metadata["slot"][key] for key in SMALL_SLOTS} == SMALL_SLOTS
+    for name, tensor in module.state_dict().items():  # the input gain too, which the metadata does not hold
+        assert torch.equal(tensor, loaded.state_dict()[name]), name
+    masks, batch = _batch(4, seed=3)
+    with torch.no_grad():
+        assert torch.equal(module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS],
+                           loaded.forward_inference(batch)[Columns.ACTION_DIST_INPUTS])
+    with zipfile.ZipFile(path) as archive:
+        document, weights = json.loads(archive.read("metadata.json")), archive.read("weights.pt")
+    state = torch.load(io.BytesIO(weights), weights_only=True)
+    state["encoder.global_index"] = state["encoder.global_index"].flip(0)  # reads other features
+    edited = io.BytesIO()
+    torch.save(state, edited)
+    pieces = document["slot"]["pieces"]
+    cases = {"indices": (document, edited.getvalue(), "index buffers"),
+             "pieces": ({**document, "slot": {**document["slot"], "pieces": [[*pieces[0][:2], 10**7, [1]]]}},
+                        weights, r"pieces\[0\]"),
+             "slot_for_mlp": ({**document, "module_class": "MaskedPPOTorchRLModule"}, weights, "slot: expected"),
+             "slot_dim": ({**document, "slot": {**document["slot"], "slot_dim": 10**6}}, weights, "slot_dim")}
+    for name, (meta, data, message) in cases.items():
+        bad = tmp_path / f"bad_{name}.ccgrllib"
+        meta = {**meta, "weights_sha256": hashlib.sha256(data).hexdigest()}
+        with zipfile.ZipFile(bad, "w") as archive:
+            archive.writestr("metadata.json", json.dumps(meta))
+            archive.writestr("weights.pt", data)
         with pytest.raises(ModelFileError, match=message):
             load_policy_file(bad)
