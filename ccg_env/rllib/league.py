@@ -9,7 +9,9 @@ Who the main module meets in each episode is drawn by prioritized fictitious sel
 snapshots and scripted agents (``scripted``: e.g. the heuristic and random play, which the env plays itself):
 opponent ``o`` gets weight ``(1 - p_o) ** pfsp_power``, where ``p_o`` is main's recent win rate against it (0.5
 before any game), so the opponents main still loses to are met most; ``self_play`` of the episodes are main
-against itself. The draw is split in two: the env draws scripted-versus-module games
+against itself. With ``scripted_share`` set, that share of the episodes goes to the scripted agents and the rest to
+the snapshots, each split by PFSP within its group (without it, the snapshots that main only draws with crowd out
+a scripted agent main already beats a little more often). The draw is split in two: the env draws scripted-versus-module games
 (:meth:`~ccg_env.rllib.env.CcgMultiAgentEnv.set_opponents`), and :class:`LeagueMapping` (the policy mapping
 function) draws main's seat and the module opponent of a module game from the episode id (the same draw for both
 agents of an episode, on any runner).
@@ -34,7 +36,6 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from .config import MAIN
 from .env import LEARNERS, SELF_PLAY
-from .modules import MaskedPPOTorchRLModule
 from .settings import LeagueSettings
 
 SNAPSHOT_PREFIX = "snapshot_"
@@ -76,12 +77,21 @@ def pfsp_weights(settings: LeagueSettings, win_rates: dict[str, float], snapshot
     pool = [*settings.scripted, *snapshots]
     if not pool:
         return {SELF_PLAY: 1.0}
-    priority = {name: (1.0 - win_rates.get(name, PRIOR_WIN_RATE)) ** settings.pfsp_power for name in pool}
+    rest = 1.0 - settings.self_play
+    share = settings.scripted_share
+    if share is None or not settings.scripted or not snapshots:  # one PFSP draw over the whole pool
+        return {SELF_PLAY: settings.self_play, **_pfsp(pool, win_rates, settings.pfsp_power, rest)}
+    return {SELF_PLAY: settings.self_play, **_pfsp(list(settings.scripted), win_rates, settings.pfsp_power, share),
+            **_pfsp(snapshots, win_rates, settings.pfsp_power, rest - share)}
+
+
+def _pfsp(pool: list[str], win_rates: dict[str, float], power: float, share: float) -> dict[str, float]:
+    """``share`` split over ``pool`` in proportion to ``(1 - win rate) ** power`` (evenly if main beats them all)."""
+    priority = {name: (1.0 - win_rates.get(name, PRIOR_WIN_RATE)) ** power for name in pool}
     total = sum(priority.values())
     if total <= 0:  # main beats everyone every time: spread evenly
         priority, total = {name: 1.0 for name in pool}, float(len(pool))
-    rest = 1.0 - settings.self_play
-    return {SELF_PLAY: settings.self_play, **{name: rest * p / total for name, p in priority.items()}}
+    return {name: share * p / total for name, p in priority.items()}
 
 
 def split_weights(weights: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
@@ -196,7 +206,7 @@ class LeagueCallback(RLlibCallback):
             state = algorithm.get_module(MAIN).get_state(inference_only=True)
         if module_id not in self.snapshots:
             spec = RLModuleSpec.from_module(algorithm.get_module(MAIN))
-            spec.module_class, spec.inference_only = MaskedPPOTorchRLModule, False
+            spec.module_class, spec.inference_only = type(algorithm.get_module(MAIN)), False
             algorithm.add_module(module_id=module_id, module_spec=spec, new_should_module_be_updated=[MAIN])
             self.snapshots.append(module_id)
         while len(self.snapshots) > self.settings.max_snapshots:

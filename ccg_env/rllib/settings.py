@@ -31,6 +31,9 @@ class LeagueSettings:
     """share of episodes that are main against itself"""
     scripted: tuple = ("heuristic", "random")
     """scripted agents in the pool (registered agent names; the env plays them)"""
+    scripted_share: Union[float, None] = None
+    """share of episodes against the scripted agents once there are snapshots, the rest of the non-self-play ones
+    against snapshots (each group split by PFSP); None: one PFSP draw over scripted agents and snapshots together"""
     pfsp_power: float = 2.0
     """PFSP weighting exponent: weight ``(1 - win rate) ** pfsp_power`` (0: uniform over the pool)"""
     win_rate_smoothing: float = 0.3
@@ -56,6 +59,11 @@ class LeagueSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
                 raise ValueError(f"{where}: {name} must be a number from {low} to {high}, got {value!r}")
+        share = self.scripted_share
+        if share is not None and (isinstance(share, bool) or not isinstance(share, (int, float))
+                                  or not 0 <= share <= 1 - self.self_play):
+            raise ValueError(f"{where}: scripted_share must be null or a number from 0 to 1 - self_play "
+                             f"({1 - self.self_play:g}), got {share!r}")
         agents = available_agents()
         for name in self.scripted:
             if name not in agents:
