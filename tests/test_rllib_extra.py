@@ -31,8 +31,11 @@ def test_train_backend_rllib_exits_2_naming_the_extra():
 def test_rllib_config_keys_are_checked_without_ray():
     with pytest.raises(ValueError, match="num_env_runners must be a whole number"):
         TrainConfig(backend="rllib", rllib={"num_env_runners": -1})
-    with pytest.raises(ValueError, match="policy: backend rllib supports only 'mlp'"):
-        TrainConfig(backend="rllib", policy="slot")
+    with pytest.raises(ValueError, match="rescale_inputs: backend rllib supports only False"):
+        TrainConfig(backend="rllib", policy="mlp", rescale_inputs=True)
+    with pytest.raises(ValueError, match="pairwise: backend rllib's slot module supports only true"):
+        TrainConfig(backend="rllib", policy="slot", policy_kwargs={"pairwise": False})
+    assert TrainConfig(backend="rllib", policy="slot", rescale_inputs=True).policy == "slot"
     with pytest.raises(ValueError, match="rllib: settings for backend rllib"):
         TrainConfig(rllib={"num_env_runners": 2})
     with pytest.raises(ValueError, match="unknown keys"):

@@ -80,7 +80,10 @@ def build_config(config: TrainConfig) -> Any:
                       num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
                       lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
-                      share_encoder=runtime.share_encoder,
+                      share_encoder=runtime.share_encoder, module=config.policy,
+                      slot_options={key: value for key, value in config.policy_kwargs.items()
+                                    if key in ("slot_dim", "global_dim", "head_dim")},
+                      rescale_inputs=config.rescale_inputs,
                       seed=config.seed, torch_threads=config.torch_threads, league=league)
 
 
@@ -143,6 +146,11 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
     core = algo.env_runner.env.envs[0].unwrapped.core if algo.env_runner is not None else None
     interrupted = False
     try:
+        if config.imitation and not runtime.resume_from:
+            from .imitation import warm_start
+
+            warm_start(algo, config, run_dir)
+            _evaluate_and_save(algo, core, config, run_dir, history, opponent, 0, time.perf_counter() - started)
         while timesteps < config.total_timesteps:
             result = algo.train()
             timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)

@@ -239,15 +239,19 @@ def _check_rllib(config: TrainConfig) -> None:
     RLlibSettings.from_dict(config.rllib, "train config: rllib")
     if config.league or config.opponent == "league":
         LeagueSettings.from_dict(config.league, "train config: league")
-    unsupported = {"policy": (config.policy, "mlp"), "reward_shaping": (config.reward_shaping, 0.0),
-                   "init_model": (config.init_model, None), "normalize_observations": (config.normalize_observations,
-                                                                                         True),
-                   "rescale_inputs": (config.rescale_inputs, False), "lr_schedule": (config.lr_schedule, "constant"),
-                   "seat": (config.seat, "random"), "eval_opponents": (config.eval_opponents, []),
-                   "imitation": (config.imitation, {})}
+    unsupported = {"reward_shaping": (config.reward_shaping, 0.0), "init_model": (config.init_model, None),
+                   "normalize_observations": (config.normalize_observations, True),
+                   "lr_schedule": (config.lr_schedule, "constant"), "seat": (config.seat, "random"),
+                   "eval_opponents": (config.eval_opponents, [])}
+    if config.policy == "mlp":
+        unsupported["rescale_inputs"] = (config.rescale_inputs, False)
     for key, (value, supported) in unsupported.items():
         if value != supported:
             raise ValueError(f"train config: {key}: backend rllib supports only {supported!r}, got {value!r}")
+    for key in ("pairwise", "pooled_value"):  # the RLlib slot module always scores pairs and pools its value input
+        if config.policy_kwargs.get(key, True) is not True:
+            raise ValueError(f"train config: policy_kwargs: {key}: backend rllib's slot module supports only true, "
+                             f"got {config.policy_kwargs[key]!r}")
 
 
 def _check_model_trust(config: TrainConfig) -> None:

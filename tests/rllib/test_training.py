@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import torch
 import pytest
 
 from tests.rllib.ray_or_skip import require_rllib
@@ -111,4 +112,47 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
     record = MatchRunner().play([RLlibAgent(run / "model.ccgrllib"), RandomAgent()], seed=5)
     assert record.result in ("win", "draw", "turn_limit")
     record = MatchRunner(decks="random").play([RandomAgent(), RLlibAgent(run / "model", trust=True)], seed=6)
+    assert record.decisions > 0
+
+
+SMALL_SLOTS = {"slot_dim": 8, "global_dim": 16, "head_dim": 8}
+
+
+def test_the_warm_start_weights_reach_every_learner_and_env_runner(ray_session):
+    from ccg_env.rllib.imitation import set_main_weights, trainable_copy
+
+    algo = tiny_config(num_env_runners=1, module="slot", slot_options=SMALL_SLOTS, hidden=(16,)).build_algo()
+    module = trainable_copy(algo)
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.add_(0.5)  # stands in for the fit
+    fitted = {name: value.numpy() for name, value in module.state_dict().items()}
+    set_main_weights(algo, module)
+
+    def states(runner):
+        return runner.module["main"].get_state()
+
+    (remote,) = algo.env_runner_group.foreach_env_runner(states, local_env_runner=False)
+    local = algo.env_runner_group.foreach_env_runner(states, local_env_runner=True)[0]
+    learner = algo.learner_group.get_weights(["main"])["main"]
+    for where, state in (("learner", learner), ("remote runner", remote), ("local runner", local)):
+        assert _same({k: np.asarray(v) for k, v in state.items()}, fitted), where
+    algo.stop()
+
+
+def test_a_slot_module_run_warm_starts_logs_the_fit_and_evaluates_before_ppo(ray_session, tmp_path):
+    from ccg_env.rllib.policy_file import load_policy_file
+    from ccg_env.rllib.train import train
+
+    config = _train_config(tmp_path, name="warm", policy="slot", policy_kwargs=SMALL_SLOTS, rescale_inputs=True,
+                           net_arch=[16], imitation={"samples": 300, "epochs": 2, "batch_size": 64})
+    result = train(config)
+    rows = list(csv.DictReader((result.run_dir / "imitation.csv").open()))
+    assert [int(row["epoch"]) for row in rows] == [1, 2] and all(int(row["decisions"]) == 300 for row in rows)
+    assert float(rows[1]["policy_loss"]) < float(rows[0]["policy_loss"])  # the fit moved the module
+    evaluations = list(csv.DictReader((result.run_dir / "eval.csv").open()))
+    assert int(evaluations[0]["timesteps"]) == 0 and int(evaluations[-1]["timesteps"]) >= 600
+    module, metadata = load_policy_file(result.run_dir / "model.ccgrllib")
+    assert metadata["module_class"] == "SlotPPOTorchRLModule"
+    record = MatchRunner().play([RLlibAgent(result.run_dir / "model.ccgrllib"), RandomAgent()], seed=7)
     assert record.decisions > 0
