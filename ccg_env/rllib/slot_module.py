@@ -21,7 +21,7 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
-from ray.rllib.models.torch.torch_distributions import TorchCategorical
+from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from torch import nn
 
 from ..training.slot_networks import PairwiseActionHead, SlotEncoder, critic_feature_indices, input_gain
