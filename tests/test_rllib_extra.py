@@ -36,6 +36,8 @@ def test_rllib_config_keys_are_checked_without_ray():
     with pytest.raises(ValueError, match="pairwise: backend rllib's slot module supports only true"):
         TrainConfig(backend="rllib", policy="slot", policy_kwargs={"pairwise": False})
     assert TrainConfig(backend="rllib", policy="slot", rescale_inputs=True).policy == "slot"
+    with pytest.raises(ValueError, match="imitation: unknown key 'sampels'"):
+        TrainConfig(backend="rllib", policy="slot", imitation={"sampels": 1000})
     with pytest.raises(ValueError, match="rllib: settings for backend rllib"):
         TrainConfig(rllib={"num_env_runners": 2})
     with pytest.raises(ValueError, match="unknown keys"):

@@ -4,7 +4,8 @@ Recording and fitting are the SB3 backend's (:mod:`ccg_env.training.imitation`):
 seat in the training game (the heuristic's seat for a league, which has no snapshots yet) and the module is
 fitted by cross-entropy to its action ids and by squared error to the discounted outcomes. The fit runs on a copy
 of the main module in the driver; its weights then go to every learner and env runner, so that PPO's first
-iteration samples and learns from the fitted policy.
+iteration samples and learns from the fitted policy. A run resumed from a checkpoint (``rllib: resume_from``) skips
+the warm start: its weights are already trained.
 """
 
 from __future__ import annotations

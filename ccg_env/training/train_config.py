@@ -193,7 +193,7 @@ def _check_game(config: TrainConfig) -> None:
         raise ValueError(f"train config: decks must be two deck names or paths, 'random' or null, got {decks!r}")
     if config.init_model is not None and not Path(config.init_model).is_file():
         raise ValueError(f"train config: init_model: no model file at {config.init_model!r}")
-    if config.imitation and config.backend == "sb3":
+    if config.imitation:  # both backends warm-start
         from .imitation import ImitationSettings
 
         if config.mode == "draft":
