@@ -70,6 +70,18 @@ def test_warsong_commander_gives_summoned_minions_charge():
     assert hero(game, ENEMY).health == 29 and can_attack(game, tidehunter)
 
 
+@covers("warsong_commander", "snipe")
+def test_warsong_commander_gives_nothing_to_a_summoned_minion_that_died_first():
+    """An effect on the card that set it off finds nothing once that card is dead: here the enemy's Snipe
+    (which resolves first) kills the raptor, and the Warsong Commander's trigger then gives no one charge."""
+    game = make_game({"secrets": ["snipe"]}, {"hand": ["bloodfen_raptor"], "battlefield": ["warsong_commander"]},
+                     current=ENEMY)
+    play(game, "bloodfen_raptor")
+    raptor = game.player(ENEMY).graveyard[-1]
+    assert ids([raptor]) == ["bloodfen_raptor"] and not has(raptor, Keyword.CHARGE)
+    assert done_kinds(game) == ["PlayCard", "Summon", "TriggerAbility", "Damage", "Reap", "TriggerAbility"]
+
+
 @covers("gurubashi_berserker")
 def test_gurubashi_berserker_gains_attack_whenever_damaged():
     game = make_game({"battlefield": ["gurubashi_berserker"]}, {"battlefield": ["wisp"], "hand": ["arcane_explosion"],
