@@ -2,7 +2,7 @@
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Keyword
 
 from .helpers import attack, board, minions, play
 
@@ -135,3 +135,43 @@ def test_weapon_keywords_strike_with_the_hero_while_equipped(tmp_path):
     assert minions(game, 1) == []  # poisonous
     assert hero.health == 20 - 6 + 1  # the ogre hits back for 6, lifesteal heals 1
     assert game.player(0).weapon == [] and not hero.keywords  # the broken weapon takes its keywords along
+
+
+def _with_cards(tmp_path, text):
+    from ccg_env.engine import load_cards
+    from ccg_env.engine.cards import default_cards
+
+    path = tmp_path / "extra.yaml"
+    path.write_text("cards:\n" + text)
+    return load_cards([*default_cards().sources, path])
+
+
+def test_a_weapon_takes_back_only_its_own_keywords_and_leaves_the_heros_own(tmp_path):
+    cards = _with_cards(tmp_path,
+                        "  - {id: venom_blade, name: Venom Blade, type: weapon, cost: 1, attack: 1, durability: 1, "
+                        "keywords: [poisonous, lifesteal]}\n"
+                        "  - id: hero_gust\n    name: Hero Gust\n    type: spell\n    cost: 0\n"
+                        "    target: {allowed: {alliance: ally, zones: hero}}\n"
+                        "    abilities: [{trigger: battlecry, effect: give_keyword, keyword: windfury}]\n")
+    game = Game.from_scenario(board({"hand": ["hero_gust", "venom_blade"]}, {"battlefield": ["wisp"]}), cards=cards)
+    hero = game.player(0).hero
+    play(game, "hero_gust", hero)
+    assert hero.keywords == Keyword.WINDFURY
+    play(game, "venom_blade")
+    assert hero.keywords == Keyword.WINDFURY | Keyword.POISONOUS | Keyword.LIFESTEAL
+    attack(game, hero, game.player(1).battlefield[0])  # the blade's only durability: it breaks
+    assert game.player(0).weapon == [] and hero.keywords == Keyword.WINDFURY
+
+
+def test_a_weapon_with_two_battlecries_resolves_both_in_the_order_written(tmp_path):
+    cards = _with_cards(tmp_path,
+                        "  - id: twin_edge\n    name: Twin Edge\n    type: weapon\n    cost: 1\n    attack: 1\n"
+                        "    durability: 2\n    abilities:\n"
+                        "      - {trigger: battlecry, effect: damage, amount: 2, select: enemy_hero}\n"
+                        "      - {trigger: battlecry, effect: gain_armor, amount: 3}\n")
+    game = Game.from_scenario(board({"hand": ["twin_edge"]}), cards=cards)
+    before = len(game.log)
+    play(game, "twin_edge")
+    assert game.player(1).hero.health == 28 and game.player(0).hero.armor == 3
+    effects = [e.kind for e in game.log[before:] if e.kind in ("Damage", "GainArmor")]
+    assert effects == ["Damage", "GainArmor"]
