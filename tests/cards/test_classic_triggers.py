@@ -71,15 +71,15 @@ def test_warsong_commander_gives_summoned_minions_charge():
 
 
 @covers("warsong_commander", "snipe")
-def test_warsong_commander_gives_nothing_to_a_summoned_minion_that_died_first():
+@pytest.mark.parametrize("played", ["bloodfen_raptor", "nightblade"])  # Snipe leaves them at -2 and at exactly 0
+def test_warsong_commander_gives_nothing_to_a_summoned_minion_that_died_first(played):
     """An effect on the card that set it off finds nothing once that card is dead: here the enemy's Snipe
-    (which resolves first) kills the raptor, and the Warsong Commander's trigger then gives no one charge."""
-    game = make_game({"secrets": ["snipe"]}, {"hand": ["bloodfen_raptor"], "battlefield": ["warsong_commander"]},
-                     current=ENEMY)
-    play(game, "bloodfen_raptor")
-    raptor = game.player(ENEMY).graveyard[-1]
-    assert ids([raptor]) == ["bloodfen_raptor"] and not has(raptor, Keyword.CHARGE)
-    assert done_kinds(game) == ["PlayCard", "Summon", "TriggerAbility", "Damage", "Reap", "TriggerAbility"]
+    (which resolves first) kills the played minion, and the Warsong Commander's trigger then gives no one charge."""
+    game = make_game({"secrets": ["snipe"]}, {"hand": [played], "battlefield": ["warsong_commander"]}, current=ENEMY)
+    play(game, played)
+    dead = game.player(ENEMY).graveyard[-1]
+    assert ids([dead]) == [played] and dead.health <= 0 and not has(dead, Keyword.CHARGE)
+    assert "Reap" in done_kinds(game) and "GiveKeyword" not in done_kinds(game)
 
 
 @covers("gurubashi_berserker")
