@@ -55,6 +55,26 @@ def test_turn_limit_ends_the_game_as_a_truncation():
     assert game.legal_actions() == []
 
 
+def test_minions_dying_as_the_turn_limit_ends_the_game_are_buried_at_zero_health_too(tmp_path):
+    """Once the game is over the reaper's actions are cancelled: the end of the game moves every dying minion
+    (health 0 or less) to its graveyard, without triggers."""
+    from ccg_env.engine import load_cards
+    from ccg_env.engine.cards import default_cards
+    from ccg_env.engine.vocabulary import Zones
+
+    path = tmp_path / "clock.yaml"
+    path.write_text("cards:\n  - {id: doom_clock, name: Doom Clock, type: minion, cost: 3, attack: 0, health: 2,\n"
+                    "     abilities: [{trigger: turn_end, effect: damage, amount: 2, select: all,\n"
+                    "                  mark: {alliance: any, zones: battlefield}}]}\n")
+    cards = load_cards([*default_cards().sources, path])
+    game = Game.from_scenario({"turn": 80, "players": [{"battlefield": ["doom_clock", "wisp"]}, {}]}, cards=cards)
+    game.apply(END_TURN)  # the last turn: the clock leaves itself at 0 health and the wisp at -1
+    assert game.result.value == "turn_limit" and game.player(0).battlefield == []
+    buried = game.player(0).graveyard
+    assert [(c.definition.id, c.health, c.zone) for c in buried] == [
+        ("doom_clock", 0, Zones.GRAVEYARD), ("wisp", -1, Zones.GRAVEYARD)]
+
+
 def test_start_and_end_of_turn_events_are_logged_in_order():
     game = Game.from_scenario(board())
     game.apply(END_TURN)
