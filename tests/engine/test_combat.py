@@ -175,3 +175,27 @@ def test_a_weapon_with_two_battlecries_resolves_both_in_the_order_written(tmp_pa
     assert game.player(1).hero.health == 28 and game.player(0).hero.armor == 3
     effects = [e.kind for e in game.log[before:] if e.kind in ("Damage", "GainArmor")]
     assert effects == ["Damage", "GainArmor"]
+
+
+def test_a_game_stopped_at_the_loop_bound_buries_a_spent_weapon_still_waiting_to_break(tmp_path):
+    """The hero's last swing spends the weapon, but the Mender it hits loops (healing itself, then hitting itself)
+    before the weapon's destruction resolves; the engine stops the loop and the end of the game retires the weapon."""
+    import warnings
+
+    from ccg_env.engine import Result
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the loader warns that the Mender sets itself off
+        cards = _with_cards(tmp_path,
+                            "  - id: mender\n    name: Mender\n    type: minion\n    cost: 2\n    attack: 1\n"
+                            "    health: 4\n    abilities:\n"
+                            "      - {trigger: self_damaged, effect: heal, amount: 5, select: self}\n"
+                            "      - {trigger: self_damaged, effect: damage, amount: 1, select: all,\n"
+                            "         mark: {alliance: ally, zones: battlefield}}\n")
+    game = Game.from_scenario({"current": 1, "turn": 4, "players": [{"battlefield": ["mender"]},
+                                                                    {"weapon": "fiery_war_axe"}]}, cards=cards)
+    axe = game.player(1).weapon[0]
+    axe.durability = 1
+    attack(game, game.player(1).hero, game.player(0).battlefield[0])
+    assert game.result is Result.LOOP and game.log[-1].kind == "StopLoop"
+    assert game.player(1).weapon == [] and game.player(1).graveyard == [axe] and game.player(1).hero.attack == 0
