@@ -90,6 +90,14 @@ def test_the_second_players_coin_is_burned_when_its_opening_hand_fills_the_hand(
     assert where[-1] is coin and coin.zone is (Zones.HAND if max_hand == 5 else Zones.GRAVEYARD)
 
 
+@pytest.mark.parametrize("coin", [True, False])
+def test_the_second_player_gets_the_coin_only_if_the_rules_give_it(coin):
+    game = Game.new(seed=1, rules=Rules(coin_for_second=coin, mulligan=False))
+    hand = [c.definition.id for c in game.player(1).hand]
+    assert hand.count("the_coin") == int(coin) and len(hand) == 4 + int(coin)
+    assert "the_coin" not in [c.definition.id for c in game.player(0).hand + game.player(1).graveyard]
+
+
 def test_start_and_end_of_turn_events_are_logged_in_order():
     game = Game.from_scenario(board())
     game.apply(END_TURN)
