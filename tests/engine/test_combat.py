@@ -199,3 +199,20 @@ def test_a_game_stopped_at_the_loop_bound_buries_a_spent_weapon_still_waiting_to
     attack(game, game.player(1).hero, game.player(0).battlefield[0])
     assert game.result is Result.LOOP and game.log[-1].kind == "StopLoop"
     assert game.player(1).weapon == [] and game.player(1).graveyard == [axe] and game.player(1).hero.attack == 0
+
+
+@pytest.mark.parametrize("defender", ["bloodfen_raptor", "wisp"])  # left at exactly 0 health, and at -1
+def test_an_attack_whose_defender_dies_in_the_prepare_phase_deals_no_combat_damage(tmp_path, defender):
+    """A secret springing as the attack is declared kills the defender: the fight is called off, so no combat
+    damage is dealt either way (a defender left at exactly 0 health is as dead as one below)."""
+    cards = _with_cards(tmp_path,
+                        "  - id: backfire\n    name: Backfire\n    type: secret\n    cost: 1\n    abilities:\n"
+                        "      - {trigger: secret_minion_attacked, effect: damage, amount: 2, select: all,\n"
+                        "         mark: {alliance: ally, zones: battlefield}}\n")
+    game = Game.from_scenario({"current": 1, "turn": 4, "players": [{"secrets": ["backfire"], "battlefield": [defender]},
+                                                                    {"battlefield": ["chillwind_yeti"]}]}, cards=cards)
+    yeti, target = game.player(1).battlefield[0], game.player(0).battlefield[0]
+    attack(game, yeti, target)
+    assert game.player(0).battlefield == [] and target.health == {"bloodfen_raptor": 0, "wisp": -1}[defender]
+    assert yeti.health == 5
+    assert not any(e.kind == "Damage" and any(h.source is yeti for h in e.action.hits) for e in game.log)
