@@ -80,12 +80,20 @@ def function_of(mutant: str) -> str:
     return mutant.rpartition("__mutmut_")[0]
 
 
+def recorded_calls() -> set[str]:
+    """mutmut's record of the mutated functions called while ``MUTANT_UNDER_TEST`` is ``"stats"`` (its
+    ``state()._stats``, internal to mutmut 3.8.1, which the dev extra pins; read by name, as it is mutmut's and no
+    engine internal)."""
+    from mutmut.state import state
+
+    return getattr(state(), "_stats")
+
+
 def start_recording() -> None:
     """In the fork server, before the tests are collected: import the third-party preload list, then record which
     mutated functions run while the project is imported and the tests are collected."""
     global _recording, called_while_loading, test_durations
     from mutmut.mutation.trampoline import set_mutant_under_test
-    from mutmut.state import state
 
     if PRELOAD_FILE.exists():
         for line in PRELOAD_FILE.read_text().splitlines():
@@ -97,7 +105,7 @@ def start_recording() -> None:
     called_while_loading = None
     if any(is_project_module(name) for name in sys.modules):
         return  # loaded before anything could be recorded: every mutant then imports the project afresh
-    state()._stats.clear()
+    recorded_calls().clear()
     set_mutant_under_test("stats")
     _recording = True
 
@@ -105,10 +113,9 @@ def start_recording() -> None:
 def stop_recording() -> None:
     global _recording, called_while_loading
     from mutmut.mutation.trampoline import set_mutant_under_test
-    from mutmut.state import state
 
-    called_while_loading = frozenset(state()._stats)
-    state()._stats.clear()
+    called_while_loading = frozenset(recorded_calls())
+    recorded_calls().clear()
     set_mutant_under_test("")
     _recording = False
 
