@@ -67,8 +67,11 @@ bench: build
 
 # Mutation testing (slow, hours on one worker; not part of `make test`): mutmut 3 on the pure-Python engine and env
 # core as configured in pyproject.toml's [tool.mutmut], one worker, then the score and survivors by module
-# (benchmarks/README.md, "Mutation testing"). mutmut resumes where a previous run stopped (its state is in mutants/).
+# (benchmarks/README.md, "Mutation testing"). Each mutant's process is forked from a server that has imported the
+# project and collected the tests (benchmarks/mutmut_plugin.py says when a mutant imports them afresh instead).
+# mutmut resumes where a previous run stopped (its state is in mutants/).
 # MUTANTS narrows a run to mutant names or patterns: make mutation MUTANTS='ccg_env.engine.systems.keywords*'
+# (names and patterns re-run mutants that have a verdict; `benchmarks/mutation_report.py --not-run PATH` names the rest)
 MUTANTS ?=
 mutation: build
 	CCG_ENV_PURE_PYTHON=1 $(BIN)/mutmut run --max-children 1 $(MUTANTS)

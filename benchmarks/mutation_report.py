@@ -11,6 +11,10 @@ Usage::
 
     python benchmarks/mutation_report.py                 # markdown table, then the survivors by module
     python benchmarks/mutation_report.py --min-score 95  # also exit 1 if the overall score is below 95%
+    python benchmarks/mutation_report.py --not-run ccg_env/engine/systems/  # names of the mutants not run yet there
+
+``mutmut run`` given names or patterns runs every mutant they match again, verdict or not; to resume a part of the
+run, give it the names ``--not-run`` prints (``make mutation MUTANTS="$(... --not-run PATH)"``).
 """
 
 from __future__ import annotations
@@ -91,6 +95,17 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
     return results
 
 
+def not_run(mutants: Path, prefixes: list[str]) -> list[str]:
+    """Names of the mutants with no verdict yet in the mutated files whose path starts with one of ``prefixes``."""
+    names = []
+    for meta in sorted(mutants.rglob("*.py.meta")):
+        module = str(meta.relative_to(mutants))[: -len(".meta")]
+        if any(module.startswith(prefix) for prefix in prefixes):
+            codes = json.loads(meta.read_text())["exit_code_by_key"]
+            names += [name for name, code in codes.items() if code is None]
+    return names
+
+
 def total(results: list[ModuleResult]) -> ModuleResult:
     whole = ModuleResult("all")
     for result in results:
@@ -116,10 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutants", type=Path, default=ROOT / "mutants", help="mutmut's working folder")
     parser.add_argument("--all", action="store_true", help="list modules whose mutants were not run too")
     parser.add_argument("--min-score", type=float, help="exit 1 when the overall score (percent) is below this")
+    parser.add_argument("--not-run", nargs="+", metavar="PATH",
+                        help="only print the names of the mutants not run yet in files under these paths")
     args = parser.parse_args(argv)
     if not args.mutants.is_dir():
         print(f"no mutmut results in {args.mutants}: run `make mutation` first", file=sys.stderr)
         return 2
+    if args.not_run:
+        print(" ".join(not_run(args.mutants, args.not_run)))
+        return 0
     results = read_results(args.mutants, read_equivalents())
     shown = results if args.all else [r for r in results if r.checked]
     print(table(shown))

@@ -46,7 +46,8 @@ TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "t
          "tests/engine/test_game_api.py", "tests/engine/test_mana_and_turns.py", "tests/engine/test_drawing.py",
          "tests/cards", "tests/env/test_seat_rewards.py", "tests/env/test_configured_rules.py",
          "tests/env/test_opponent_views.py", "tests/env/test_core_contract.py", "tests/env/test_episode_statistics.py",
-         "tests/env/test_core_draft.py", "tests/env/test_duel_options.py", "tests/reliability/test_bad_inputs_engine.py")
+         "tests/env/test_core_draft.py", "tests/env/test_duel_options.py", "tests/env/test_gym_env.py",
+         "tests/reliability/test_bad_inputs_engine.py")
 #: pytest options narrowing TESTS: the quick tests only (whole random games are left to `make mutation`).
 SELECT = ["-m", "not slow", "-k", "not whole_games"]
 SIZE = 12

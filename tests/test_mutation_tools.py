@@ -66,6 +66,14 @@ def test_listed_equivalent_mutants_leave_the_denominator_and_the_survivor_list(r
     assert (a.equivalent, a.score, a.survivors) == (1, 100.0, [])  # a killed mutant stays a kill
 
 
+def test_not_run_names_only_the_mutants_without_a_verdict_under_the_given_paths(results, capsys):
+    write_meta(results, "pkg/sub/c.py", {"pkg.sub.c.x_h__mutmut_1": NOT_RUN, "pkg.sub.c.x_h__mutmut_2": KILLED})
+    assert report.not_run(results, ["pkg/"]) == ["pkg.a.x_f__mutmut_5", "pkg.sub.c.x_h__mutmut_1"]
+    assert report.not_run(results, ["pkg/sub/"]) == ["pkg.sub.c.x_h__mutmut_1"] and report.not_run(results, ["x/"]) == []
+    assert report.main(["--mutants", str(results), "--not-run", "pkg/a.py", "pkg/sub/"]) == 0
+    assert capsys.readouterr().out == "pkg.a.x_f__mutmut_5 pkg.sub.c.x_h__mutmut_1\n"
+
+
 def test_report_exits_1_below_the_minimum_and_0_at_or_above(results, capsys, monkeypatch):
     monkeypatch.setattr(report, "EQUIVALENT_FILE", results / "none.txt")
     assert report.main(["--mutants", str(results), "--min-score", "57.1"]) == 0  # 4 of 7 = 57.14%

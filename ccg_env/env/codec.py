@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Final, SupportsIndex
+from typing import Final, SupportsIndex
 
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
@@ -40,28 +40,6 @@ _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
 _MULLIGAN: Final = ChoiceKind.MULLIGAN
-
-
-def as_action_id(action: Any) -> int:
-    """Return an action id as a Python int: an integer (NumPy's too) or a whole float such as ``3.0``.
-
-    Raises:
-        ValueError: a fractional or non-finite number (``0.5`` is not read as ``0``), or text.
-        TypeError: None or another value that is not a number.
-    """
-    try:
-        return operator.index(action)
-    except TypeError:
-        pass
-    if isinstance(action, (str, bytes)):
-        raise ValueError(f"action {action!r}: expected an integer action id, got text")
-    try:
-        value = int(action)
-    except OverflowError:
-        raise ValueError(f"action {action!r}: expected an integer action id") from None
-    if value != action:
-        raise ValueError(f"action {action!r}: expected a whole action id (not read as {value})")
-    return value
 
 
 @dataclass(frozen=True)

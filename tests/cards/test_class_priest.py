@@ -80,3 +80,12 @@ def test_holy_fire_deals_five_and_heals_your_hero_five(target):
     assert hero(game, ME).health == 15
     assert (hero(game, ENEMY).health, board(game, ENEMY)) == (
         (25, [("chillwind_yeti", 4, 5)]) if target == "hero" else (30, []))
+
+
+@covers("holy_fire")
+def test_holy_fire_on_your_own_hero_at_five_health_kills_it_before_the_heal():
+    """A character brought to 0 health is not healed back by what resolves next (the heal finds it dead)."""
+    game = make_game({"hand": ["holy_fire"], "health": 5})
+    play(game, "holy_fire", hero(game, ME))
+    assert hero(game, ME).health == 0
+    assert game.is_over and game.winner == ENEMY

@@ -70,6 +70,18 @@ def test_warsong_commander_gives_summoned_minions_charge():
     assert hero(game, ENEMY).health == 29 and can_attack(game, tidehunter)
 
 
+@covers("warsong_commander", "snipe")
+@pytest.mark.parametrize("played", ["bloodfen_raptor", "nightblade"])  # Snipe leaves them at -2 and at exactly 0
+def test_warsong_commander_gives_nothing_to_a_summoned_minion_that_died_first(played):
+    """An effect on the card that set it off finds nothing once that card is dead: here the enemy's Snipe
+    (which resolves first) kills the played minion, and the Warsong Commander's trigger then gives no one charge."""
+    game = make_game({"secrets": ["snipe"]}, {"hand": [played], "battlefield": ["warsong_commander"]}, current=ENEMY)
+    play(game, played)
+    dead = game.player(ENEMY).graveyard[-1]
+    assert ids([dead]) == [played] and dead.health <= 0 and not has(dead, Keyword.CHARGE)
+    assert "Reap" in done_kinds(game) and "GiveKeyword" not in done_kinds(game)
+
+
 @covers("gurubashi_berserker")
 def test_gurubashi_berserker_gains_attack_whenever_damaged():
     game = make_game({"battlefield": ["gurubashi_berserker"]}, {"battlefield": ["wisp"], "hand": ["arcane_explosion"],

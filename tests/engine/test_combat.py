@@ -2,7 +2,7 @@
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Keyword
 
 from .helpers import attack, board, minions, play
 
@@ -135,3 +135,84 @@ def test_weapon_keywords_strike_with_the_hero_while_equipped(tmp_path):
     assert minions(game, 1) == []  # poisonous
     assert hero.health == 20 - 6 + 1  # the ogre hits back for 6, lifesteal heals 1
     assert game.player(0).weapon == [] and not hero.keywords  # the broken weapon takes its keywords along
+
+
+def _with_cards(tmp_path, text):
+    from ccg_env.engine import load_cards
+    from ccg_env.engine.cards import default_cards
+
+    path = tmp_path / "extra.yaml"
+    path.write_text("cards:\n" + text)
+    return load_cards([*default_cards().sources, path])
+
+
+def test_a_weapon_takes_back_only_its_own_keywords_and_leaves_the_heros_own(tmp_path):
+    cards = _with_cards(tmp_path,
+                        "  - {id: venom_blade, name: Venom Blade, type: weapon, cost: 1, attack: 1, durability: 1, "
+                        "keywords: [poisonous, lifesteal]}\n"
+                        "  - id: hero_gust\n    name: Hero Gust\n    type: spell\n    cost: 0\n"
+                        "    target: {allowed: {alliance: ally, zones: hero}}\n"
+                        "    abilities: [{trigger: battlecry, effect: give_keyword, keyword: windfury}]\n")
+    game = Game.from_scenario(board({"hand": ["hero_gust", "venom_blade"]}, {"battlefield": ["wisp"]}), cards=cards)
+    hero = game.player(0).hero
+    play(game, "hero_gust", hero)
+    assert hero.keywords == Keyword.WINDFURY
+    play(game, "venom_blade")
+    assert hero.keywords == Keyword.WINDFURY | Keyword.POISONOUS | Keyword.LIFESTEAL
+    attack(game, hero, game.player(1).battlefield[0])  # the blade's only durability: it breaks
+    assert game.player(0).weapon == [] and hero.keywords == Keyword.WINDFURY
+
+
+def test_a_weapon_with_two_battlecries_resolves_both_in_the_order_written(tmp_path):
+    cards = _with_cards(tmp_path,
+                        "  - id: twin_edge\n    name: Twin Edge\n    type: weapon\n    cost: 1\n    attack: 1\n"
+                        "    durability: 2\n    abilities:\n"
+                        "      - {trigger: battlecry, effect: damage, amount: 2, select: enemy_hero}\n"
+                        "      - {trigger: battlecry, effect: gain_armor, amount: 3}\n")
+    game = Game.from_scenario(board({"hand": ["twin_edge"]}), cards=cards)
+    before = len(game.log)
+    play(game, "twin_edge")
+    assert game.player(1).hero.health == 28 and game.player(0).hero.armor == 3
+    effects = [e.kind for e in game.log[before:] if e.kind in ("Damage", "GainArmor")]
+    assert effects == ["Damage", "GainArmor"]
+
+
+def test_a_game_stopped_at_the_loop_bound_buries_a_spent_weapon_still_waiting_to_break(tmp_path):
+    """The hero's last swing spends the weapon, but the Mender it hits loops (healing itself, then hitting itself)
+    before the weapon's destruction resolves; the engine stops the loop and the end of the game retires the weapon."""
+    import warnings
+
+    from ccg_env.engine import Result
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the loader warns that the Mender sets itself off
+        cards = _with_cards(tmp_path,
+                            "  - id: mender\n    name: Mender\n    type: minion\n    cost: 2\n    attack: 1\n"
+                            "    health: 4\n    abilities:\n"
+                            "      - {trigger: self_damaged, effect: heal, amount: 5, select: self}\n"
+                            "      - {trigger: self_damaged, effect: damage, amount: 1, select: all,\n"
+                            "         mark: {alliance: ally, zones: battlefield}}\n")
+    game = Game.from_scenario({"current": 1, "turn": 4, "players": [{"battlefield": ["mender"]},
+                                                                    {"weapon": "fiery_war_axe"}]}, cards=cards)
+    axe = game.player(1).weapon[0]
+    axe.durability = 1
+    attack(game, game.player(1).hero, game.player(0).battlefield[0])
+    assert game.result is Result.LOOP and game.log[-1].kind == "StopLoop"
+    assert game.player(1).weapon == [] and game.player(1).graveyard == [axe] and game.player(1).hero.attack == 0
+
+
+@pytest.mark.parametrize("defender", ["bloodfen_raptor", "wisp"])  # left at exactly 0 health, and at -1
+def test_an_attack_whose_defender_dies_in_the_prepare_phase_deals_no_combat_damage(tmp_path, defender):
+    """A secret springing as the attack is declared kills the defender: the fight is called off, so no combat
+    damage is dealt either way (a defender left at exactly 0 health is as dead as one below)."""
+    cards = _with_cards(tmp_path,
+                        "  - id: backfire\n    name: Backfire\n    type: secret\n    cost: 1\n    abilities:\n"
+                        "      - {trigger: secret_minion_attacked, effect: damage, amount: 2, select: all,\n"
+                        "         mark: {alliance: ally, zones: battlefield}}\n")
+    game = Game.from_scenario({"current": 1, "turn": 4, "players": [{"secrets": ["backfire"], "battlefield": [defender]},
+                                                                    {"battlefield": ["chillwind_yeti"]}]}, cards=cards)
+    yeti, target = game.player(1).battlefield[0], game.player(0).battlefield[0]
+    attack(game, yeti, target)
+    assert game.player(0).battlefield == [] and target.health == {"bloodfen_raptor": 0, "wisp": -1}[defender]
+    assert yeti.health == 5
+    assert not any(e.kind == "Damage" and any(h.source is yeti for h in e.action.hits) for e in game.log)

@@ -1,7 +1,10 @@
 """Mana crystals over the first turns, turn changes, start-of-game dealing and the turn limit."""
 
+import pytest
+
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.vocabulary import Zones
 
 from .helpers import NO_MULLIGAN, board
 
@@ -53,6 +56,46 @@ def test_turn_limit_ends_the_game_as_a_truncation():
         game.apply(END_TURN)
     assert game.result.value == "turn_limit" and game.winner is None and game.turn == 7
     assert game.legal_actions() == []
+
+
+def test_minions_dying_as_the_turn_limit_ends_the_game_are_buried_at_zero_health_too(tmp_path):
+    """Once the game is over the reaper's actions are cancelled: the end of the game moves every dying minion
+    (health 0 or less) to its graveyard, without triggers."""
+    from ccg_env.engine import load_cards
+    from ccg_env.engine.cards import default_cards
+
+    path = tmp_path / "clock.yaml"
+    path.write_text("cards:\n  - {id: doom_clock, name: Doom Clock, type: minion, cost: 3, attack: 0, health: 2,\n"
+                    "     abilities: [{trigger: turn_end, effect: damage, amount: 2, select: all,\n"
+                    "                  mark: {alliance: any, zones: battlefield}}]}\n")
+    cards = load_cards([*default_cards().sources, path])
+    game = Game.from_scenario({"turn": 80, "players": [{"battlefield": ["doom_clock", "wisp"]}, {}]}, cards=cards)
+    game.apply(END_TURN)  # the last turn: the clock leaves itself at 0 health and the wisp at -1
+    assert game.result.value == "turn_limit" and game.player(0).battlefield == []
+    buried = game.player(0).graveyard
+    assert [(c.definition.id, c.health, c.zone) for c in buried] == [
+        ("doom_clock", 0, Zones.GRAVEYARD), ("wisp", -1, Zones.GRAVEYARD)]
+
+
+@pytest.mark.parametrize("max_hand", [4, 5])
+def test_the_second_players_coin_is_burned_when_its_opening_hand_fills_the_hand(max_hand):
+    """The second player is dealt four cards, then the Coin: kept while the hand has room, else it goes to the
+    graveyard (as an overdrawn card does)."""
+    game = Game.new(seed=1, rules=Rules(max_hand=max_hand, mulligan=False))
+    second = game.player(1)
+    coins = [c for c in second.hand + second.graveyard if c.definition.id == "the_coin"]
+    assert len(coins) == 1 and len(second.hand) == min(5, max_hand)
+    [coin] = coins
+    where = second.hand if max_hand == 5 else second.graveyard
+    assert where[-1] is coin and coin.zone is (Zones.HAND if max_hand == 5 else Zones.GRAVEYARD)
+
+
+@pytest.mark.parametrize("coin", [True, False])
+def test_the_second_player_gets_the_coin_only_if_the_rules_give_it(coin):
+    game = Game.new(seed=1, rules=Rules(coin_for_second=coin, mulligan=False))
+    hand = [c.definition.id for c in game.player(1).hand]
+    assert hand.count("the_coin") == int(coin) and len(hand) == 4 + int(coin)
+    assert "the_coin" not in [c.definition.id for c in game.player(0).hand + game.player(1).graveyard]
 
 
 def test_start_and_end_of_turn_events_are_logged_in_order():

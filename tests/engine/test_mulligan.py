@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
+from ccg_env.engine.actions import ChangeTurn
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.invariants import InvariantError, InvariantMonitor, check_invariants
@@ -214,6 +215,16 @@ def test_battle_choices_are_refused_in_the_mulligan_and_mulligan_choices_after_i
     put_back(game)
     with pytest.raises(IllegalActionError, match="the mulligan is over"):
         game.apply(Choice(ChoiceKind.MULLIGAN, game.player(0).hand[0].uid))
+
+
+def test_a_turn_change_performed_in_the_mulligan_is_refused_and_logged_with_why():
+    game = Game.new(seed=4)
+    before = len(game.log)
+    game.perform(ChangeTurn(0, 1))
+    assert game.in_mulligan and game.current_player == 0
+    [entry] = game.log[before:]
+    assert isinstance(entry.action, ChangeTurn) and entry.cancelled == (
+        "the mulligan is not over (end_turn in the mulligan means: done, keep the rest of the hand)")
 
 
 def test_a_scenario_starts_in_battle_unless_it_asks_for_the_mulligan():

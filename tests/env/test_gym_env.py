@@ -238,6 +238,17 @@ def test_an_opponent_without_a_name_is_named_after_its_class_when_it_chooses_an_
         CcgDuelEnv(opponent=NamelessCheater(), seat=1).reset(seed=0)
 
 
+def test_an_opponent_with_a_name_is_called_by_it_when_it_chooses_an_illegal_action():
+    class Cheater:
+        name = "sly"
+
+        def act(self, observation, mask, view):
+            return int(np.flatnonzero(mask == 0)[0])
+
+    with pytest.raises(ValueError, match=r"^opponent 'sly' chose action \d+ \(.+\), which is not legal now$"):
+        CcgDuelEnv(opponent=Cheater(), seat=1).reset(seed=0)
+
+
 def test_named_opponents_resolve_and_play():
     for name in ("heuristic", "random"):
         env = CcgDuelEnv(opponent=name)

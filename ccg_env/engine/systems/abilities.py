@@ -169,10 +169,9 @@ def _deathrattles(game: Game, action: Reap) -> None:
     for i, card in enumerate(action.cards):
         abilities = card.definition.triggers.get(_DEATHRATTLE)
         if abilities:
-            left_of = places[i] if i < len(places) else None
             for ability in abilities:
                 game.add_reaction(TriggerAbility(card.owner, card, ability, order_of_play=card.order_of_play,
-                                                 left_of=left_of))
+                                                 left_of=places[i]))
 
 
 def _attacked(game: Game, action: Attack) -> None:

@@ -47,7 +47,7 @@ def _note_places(game: Game, action: Reap) -> None:
     action.right_neighbours = places
     for card in reaped:
         board = players[card.owner].battlefield
-        places.append(_right_neighbour(board, board.index(card) if card in board else len(board), reaped))
+        places.append(_right_neighbour(board, board.index(card), reaped))
 
 
 def _right_neighbour(board: list[Card], index: int, reaped: list[Card]) -> Card | None:

@@ -14,7 +14,6 @@ from ..vocabulary import BATTLEFIELD_ZONE, Keyword
 
 if TYPE_CHECKING:
     from ..game import Game
-    from ..state import Card
 
 CHARGE: Final = int(Keyword.CHARGE)
 DIVINE_SHIELD: Final = int(Keyword.DIVINE_SHIELD)
@@ -30,11 +29,6 @@ def install(bus: EventBus) -> None:
     bus.on(Phase.PREPARE, Damage, _divine_shield)
     bus.on(Phase.PERFORM, Damage, _on_damage_dealt)
     bus.on(Phase.PERFORM, TurnEnd, _thaw)
-
-
-def attacks_allowed(card: Card) -> int:
-    """Attacks a character may make per turn: two with windfury."""
-    return attacks_per_turn(card.keywords)
 
 
 def _attacks_left(game: Game, action: Attack) -> str | None:
