@@ -11,10 +11,10 @@ opponent ``o`` gets weight ``(1 - p_o) ** pfsp_power``, where ``p_o`` is main's 
 before any game), so the opponents main still loses to are met most; ``self_play`` of the episodes are main
 against itself. With ``scripted_share`` set, that share of the episodes goes to the scripted agents and the rest to
 the snapshots, each split by PFSP within its group (without it, the snapshots that main only draws with crowd out
-a scripted agent main already beats a little more often). The draw is split in two: the env draws scripted-versus-module games
-(:meth:`~ccg_env.rllib.env.CcgMultiAgentEnv.set_opponents`), and :class:`LeagueMapping` (the policy mapping
-function) draws main's seat and the module opponent of a module game from the episode id (the same draw for both
-agents of an episode, on any runner).
+a scripted agent main already beats a little more often). The draw is split in two: the env draws
+scripted-versus-module games (:meth:`~ccg_env.rllib.env.CcgMultiAgentEnv.set_opponents`), and
+:class:`LeagueMapping` (the policy mapping function) draws main's seat and the module opponent of a module game
+from the episode id (the same draw for both agents of an episode, on any runner).
 
 Win rates: zero-sum self-play makes ``episode_return_mean`` 0 by construction, so each finished episode logs
 main's result against its opponent (a win is a positive final reward); the training result holds

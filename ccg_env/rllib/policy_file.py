@@ -40,7 +40,8 @@ ACTIVATIONS = ("tanh", "relu", "swish", "linear")
 MAX_METADATA_BYTES = 4_000_000
 MAX_WEIGHTS_BYTES = 256_000_000
 _FIELDS = ("format", "format_version", "module_class", "fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
-           "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source", "slot")
+           "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source",
+           "slot")
 _OPTIONAL = {"source", "slot"}  # files written before the slot module have no "slot"
 
 

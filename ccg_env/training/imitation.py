@@ -186,8 +186,8 @@ def fit(policy: Any, data: Demonstrations, settings: ImitationSettings, seed: in
     """Fit ``policy`` to ``data``; return one :class:`EpochResult` per epoch.
 
     ``policy``: an SB3 masked actor-critic policy, or any object with :class:`SB3Student`'s four methods (the
-    RLlib backend's :class:`~ccg_env.rllib.imitation.ModuleStudent`). The last :data:`HELD_OUT` share of the positions (whole games, recorded last) is kept out of training and
-    measures accuracy after every epoch.
+    RLlib backend's :class:`~ccg_env.rllib.imitation.ModuleStudent`). The last :data:`HELD_OUT` share of the
+    positions (whole games, recorded last) is kept out of training and measures accuracy after every epoch.
     """
     import torch
 
