@@ -119,6 +119,14 @@ def _check_slot(slot: Any, observation_size: int, where: str) -> None:
                 piece[2] - piece[1] != (piece[3][0] * (piece[3][1] if len(piece[3]) == 2 else 1)):
             raise ModelFileError(f"{where}: pieces[{index}]: expected [name, start, stop, shape] inside the "
                                  f"{observation_size} observation entries, got {str(piece)[:80]}")
+    from ..training.slot_networks import HERO_PIECES, SLOT_PIECES  # torch only once a slot file is read
+
+    shapes = {piece[0]: piece[3] for piece in pieces}
+    for name in (*SLOT_PIECES, *HERO_PIECES):  # what the slot encoder reads: a zone's slots are rows of a table
+        if name not in shapes or (name in SLOT_PIECES) != (len(shapes[name]) == 2):
+            raise ModelFileError(f"{where}: pieces: expected {name!r} with a "
+                                 f"{'(slots, features)' if name in SLOT_PIECES else '(features,)'} shape, got "
+                                 f"{str(shapes.get(name, 'none'))[:40]}")
 
 
 def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | None = None) -> Path:

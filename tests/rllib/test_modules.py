@@ -128,6 +128,9 @@ def test_the_slot_module_policy_file_round_trips_and_refuses_edited_indices(tmp_
     cases = {"indices": (document, edited.getvalue(), "index buffers"),
              "pieces": ({**document, "slot": {**document["slot"], "pieces": [[*pieces[0][:2], 10**7, [1]]]}},
                         weights, r"pieces\[0\]"),
+             "flat_hand": ({**document, "slot": {**document["slot"], "pieces": [
+                 [name, start, stop, [stop - start] if name == "own_hand" else shape]
+                 for name, start, stop, shape in pieces]}}, weights, "'own_hand' with a \\(slots, features\\) shape"),
              "slot_for_mlp": ({**document, "module_class": "MaskedPPOTorchRLModule"}, weights, "slot: expected"),
              "slot_dim": ({**document, "slot": {**document["slot"], "slot_dim": 10**6}}, weights, "slot_dim")}
     for name, (meta, data, message) in cases.items():
