@@ -10,7 +10,8 @@ writes the main module as a policy file, which is what to share: a zip archive w
   observation and action sizes, the rules and the card ids it was trained on, and the weights' SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
-Every size is bounded before anything is allocated; integer buffers (the slot module's feature indices) must equal
+Every size is bounded before anything is allocated (the module is first built on torch's "meta" device to size it
+against the weights limit); integer buffers (the slot module's feature indices) must equal
 the ones the metadata builds; a file that does not fit the game (other rules or card set)
 is refused with an error naming both sides (:func:`ccg_env.model_file.check_fits`).
 """
@@ -204,6 +205,11 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
         raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a mapping of names to tensors")
     space = masked_space(np.ones(metadata["observation_size"], dtype=np.float32), metadata["action_size"])
     try:
+        with torch.device("meta"):  # sized without allocating: the layers a hostile metadata asks for may be huge
+            planned = sum(t.numel() * t.element_size() for t in _build_module(metadata, space).state_dict().values())
+        if planned > MAX_WEIGHTS_BYTES:
+            raise ModelFileError(f"{where}: the metadata describes a module of {planned / 1e6:,.0f} MB of weights, "
+                                 f"more than the {MAX_WEIGHTS_BYTES / 1e6:,.0f} MB a policy file may hold")
         module = _build_module(metadata, space)
     except ValueError as error:  # e.g. pieces without the hand or battlefield the slot encoder needs
         raise ModelFileError(f"{where}: the metadata describes no buildable module: {error}") from None

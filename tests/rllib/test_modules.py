@@ -79,6 +79,7 @@ def test_policy_file_round_trips_and_refuses_edits(tmp_path):
     with zipfile.ZipFile(path) as archive:
         document, weights = json.loads(archive.read("metadata.json")), archive.read("weights.pt")
     for field, value, message in (("module_class", "os.system", "unknown"), ("fcnet_hiddens", [10**9], "layer"),
+                                  ("fcnet_hiddens", [4096] * 8, "MB of weights, more than"),
                                   ("weights_sha256", "0" * 64, "SHA-256")):
         bad = tmp_path / f"bad_{field}.ccgrllib"
         with zipfile.ZipFile(bad, "w") as archive:
