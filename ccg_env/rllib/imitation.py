@@ -10,7 +10,6 @@ the warm start: its weights are already trained.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,7 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from ..training.imitation import ImitationSettings, fit, record
-from ..training.train import append_csv, make_vec_env, show_progress
+from ..training.train import warm_start as fit_to_teacher
 from ..training.train_config import TrainConfig
 from .config import MAIN
 
@@ -76,28 +74,9 @@ def set_main_weights(algorithm: Any, module: Any) -> None:
 
 
 def warm_start(algorithm: Any, config: TrainConfig, run_dir: Path) -> None:
-    """Record the teacher, fit a copy of the main module to it (``imitation.csv``), push the weights everywhere."""
-    from tqdm import tqdm
-
-    settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
-    seat_opponent = config.opponent if config.opponent not in ("league", "self") else "heuristic"
-    env = make_vec_env(config, config.num_envs, seat_opponent)
-    shown = show_progress(config.progress)
-    try:
-        with tqdm(total=settings.samples, desc=f"{config.name}: recording {settings.teacher}", unit="decision",
-                  unit_scale=True, file=sys.stderr, disable=not shown) as bar:
-            data = record(env, settings.teacher, settings.samples, config.gamma, config.seed, bar.update)
-    finally:
-        env.close()
+    """Fit a copy of the main module to the teacher (the SB3 backend's warm start), then push its weights everywhere."""
     module = trainable_copy(algorithm)
-    with tqdm(total=settings.epochs, desc=f"{config.name}: imitating", unit="epoch", file=sys.stderr,
-              disable=not shown) as bar:
-        def on_epoch(result: Any) -> None:
-            append_csv(run_dir / "imitation.csv", {"games": data.games, "decisions": len(data), **result.row()})
-            bar.update(1)
-            bar.set_postfix_str(f"held-out accuracy {result.held_out_accuracy:.3f}")
-
-        fit(ModuleStudent(module), data, settings, config.seed, on_epoch)
+    fit_to_teacher(config, ModuleStudent(module), run_dir)
     set_main_weights(algorithm, module)
 
 

@@ -437,7 +437,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     interrupted = False
     try:
         if config.imitation:
-            warm_start(config, model, run_dir)
+            warm_start(config, model.policy, run_dir)
         model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
         interrupted = True
@@ -449,22 +449,28 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
 
 
-def warm_start(config: TrainConfig, model: Any, run_dir: Path) -> None:
-    """The ``imitation:`` stage before PPO: record the teacher in the learner's seat, fit the policy to it.
+def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> None:
+    """The ``imitation:`` stage before PPO: record the teacher in the learner's seat, fit ``policy`` to it.
 
-    The teacher plays a fresh copy of the training env (the heuristic stands in for a league, which has no
-    snapshots yet); each epoch's losses and held-out accuracy are appended to ``imitation.csv``.
+    ``policy`` is what :func:`ccg_env.training.imitation.fit` takes (an SB3 policy, or the RLlib backend's module
+    student). The teacher plays a fresh copy of the training env (the heuristic stands in for a league or
+    self-play, which have no snapshots yet); each epoch's losses and held-out accuracy are appended to
+    ``imitation.csv``.
     """
     from tqdm import tqdm
 
     from .imitation import ImitationSettings, fit, record
 
     settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
-    env = make_vec_env(config, config.num_envs, "heuristic" if config.opponent == "league" else config.opponent)
+    seat_opponent = "heuristic" if config.opponent in ("league", "self") else config.opponent
+    env = make_vec_env(config, config.num_envs, seat_opponent)
     shown = show_progress(config.progress)
-    with tqdm(total=settings.samples, desc=f"{config.name}: recording {settings.teacher}", unit="decision",
-              unit_scale=True, file=sys.stderr, disable=not shown) as bar:
-        data = record(env, settings.teacher, settings.samples, config.gamma, config.seed, bar.update)
+    try:
+        with tqdm(total=settings.samples, desc=f"{config.name}: recording {settings.teacher}", unit="decision",
+                  unit_scale=True, file=sys.stderr, disable=not shown) as bar:
+            data = record(env, settings.teacher, settings.samples, config.gamma, config.seed, bar.update)
+    finally:
+        env.close()
     with tqdm(total=settings.epochs, desc=f"{config.name}: imitating", unit="epoch", file=sys.stderr,
               disable=not shown) as bar:
         def on_epoch(result: Any) -> None:
@@ -472,8 +478,7 @@ def warm_start(config: TrainConfig, model: Any, run_dir: Path) -> None:
             bar.update(1)
             bar.set_postfix_str(f"held-out accuracy {result.held_out_accuracy:.3f}")
 
-        fit(model.policy, data, settings, config.seed, on_epoch)
-    env.close()
+        fit(policy, data, settings, config.seed, on_epoch)
 
 
 def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:
