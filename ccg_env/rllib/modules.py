@@ -77,16 +77,8 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return super().compute_values(batch, embeddings)
 
 
-class MaskedRandomRLModule(TorchRLModule):
-    """Uniform over the legal actions: logits 0 plus the mask (no weights; nothing to train)."""
-
-    def setup(self) -> None:
-        _vector_space(self.observation_space)
-
-    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        mask, _ = split_observation(batch)
-        logits = torch.zeros(mask.shape, dtype=torch.float32, device=mask.device)
-        return {Columns.ACTION_DIST_INPUTS: masked_logits(logits, mask)}
+class CategoricalActions:
+    """A module mixin: the action distribution is categorical over its (masked) logits, whatever the forward pass."""
 
     def get_inference_action_dist_cls(self) -> type:
         return TorchCategorical
@@ -98,6 +90,18 @@ class MaskedRandomRLModule(TorchRLModule):
         return TorchCategorical
 
 
+class MaskedRandomRLModule(CategoricalActions, TorchRLModule):
+    """Uniform over the legal actions: logits 0 plus the mask (no weights; nothing to train)."""
+
+    def setup(self) -> None:
+        _vector_space(self.observation_space)
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        mask, _ = split_observation(batch)
+        logits = torch.zeros(mask.shape, dtype=torch.float32, device=mask.device)
+        return {Columns.ACTION_DIST_INPUTS: masked_logits(logits, mask)}
+
+
 def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The masked module's most probable legal action for each row (a finished game's all-zero row gets 0)."""
     batch = {Columns.OBS: {"observations": torch.from_numpy(np.ascontiguousarray(observations)),
@@ -107,5 +111,5 @@ def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> 
     return np.where(masks.any(axis=1), logits.argmax(axis=1), 0)
 
 
-__all__ = ["ACTION_MASK", "OBSERVATIONS", "MaskedPPOTorchRLModule", "MaskedRandomRLModule", "greedy_actions",
-           "masked_logits", "split_observation"]
+__all__ = ["ACTION_MASK", "OBSERVATIONS", "CategoricalActions", "MaskedPPOTorchRLModule", "MaskedRandomRLModule",
+           "greedy_actions", "masked_logits", "split_observation"]

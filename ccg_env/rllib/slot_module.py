@@ -21,11 +21,10 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
-from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from torch import nn
 
 from ..training.slot_networks import PairwiseActionHead, SlotEncoder, critic_feature_indices, input_gain
-from .modules import _vector_space, masked_logits, split_observation
+from .modules import CategoricalActions, _vector_space, masked_logits, split_observation
 
 #: Default sizes (those of the SB3 backend's shipped slot policy).
 SLOT_DEFAULTS = {"slot_dim": 48, "global_dim": 128, "head_dim": 32, "value_hiddens": [256, 256]}
@@ -53,7 +52,7 @@ def _value_net(inputs: int, hiddens: Sequence[int]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-class SlotPPOTorchRLModule(TorchRLModule, ValueFunctionAPI):
+class SlotPPOTorchRLModule(CategoricalActions, TorchRLModule, ValueFunctionAPI):
     """Masked PPO over the slot encoder and pair head (see the module documentation)."""
 
     def setup(self) -> None:
@@ -95,15 +94,6 @@ class SlotPPOTorchRLModule(TorchRLModule, ValueFunctionAPI):
     def value_from_features(self, features: torch.Tensor) -> torch.Tensor:
         """The value of each row from the encoder's features (the context and hero embeddings)."""
         return self.vf(features.index_select(1, self.critic_features)).squeeze(-1)
-
-    def get_inference_action_dist_cls(self) -> type:
-        return TorchCategorical
-
-    def get_exploration_action_dist_cls(self) -> type:
-        return TorchCategorical
-
-    def get_train_action_dist_cls(self) -> type:
-        return TorchCategorical
 
 
 __all__ = ["SLOT_DEFAULTS", "SlotPPOTorchRLModule", "slot_model_config"]
