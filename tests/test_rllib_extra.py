@@ -45,3 +45,5 @@ def test_rllib_config_keys_are_checked_without_ray():
     with pytest.raises(ValueError, match="share_encoder must be true or false"):
         TrainConfig(backend="rllib", rllib={"share_encoder": "yes"})
     assert TrainConfig(backend="rllib", opponent="self").opponent == "self"
+    with pytest.raises(ValueError, match="mode: backend rllib supports only 'duel', got 'draft'"):
+        TrainConfig(backend="rllib", mode="draft", opponent="heuristic")

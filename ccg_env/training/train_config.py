@@ -239,7 +239,8 @@ def _check_rllib(config: TrainConfig) -> None:
     RLlibSettings.from_dict(config.rllib, "train config: rllib")
     if config.league or config.opponent == "league":
         LeagueSettings.from_dict(config.league, "train config: league")
-    unsupported = {"reward_shaping": (config.reward_shaping, 0.0), "init_model": (config.init_model, None),
+    unsupported = {"mode": (config.mode, "duel"), "reward_shaping": (config.reward_shaping, 0.0),
+                   "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
                    "lr_schedule": (config.lr_schedule, "constant"), "seat": (config.seat, "random"),
                    "eval_opponents": (config.eval_opponents, [])}
