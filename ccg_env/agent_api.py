@@ -58,6 +58,18 @@ def available_agents() -> list[str]:
     return sorted(names)
 
 
+_ENTRY_POINT_NAMES: set[str] = set()  # entry points once seen (they stay installed while the process runs)
+
+
+def is_agent_name(name: str) -> bool:
+    """Whether :func:`make_agent` accepts ``name``, without scanning the installed packages' entry points again
+    for a name already found there (the league checks its opponents on every update of every env)."""
+    if name in _REGISTRY or name in _ENTRY_POINT_NAMES:
+        return True
+    _ENTRY_POINT_NAMES.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return name in _ENTRY_POINT_NAMES
+
+
 def make_agent(spec: str | Agent | Callable[..., int], **kwargs: Any) -> Agent:
     """Return an agent from a registered name, an agent object, or a plain ``f(obs, mask, view) -> id``.
 

@@ -64,6 +64,14 @@ def test_an_unknown_name_lists_the_available_agents():
         make_agent("nobody")
 
 
+def test_agent_names_are_those_make_agent_accepts(monkeypatch):
+    assert agent_api.is_agent_name("picky") and agent_api.is_agent_name("heuristic")  # registered; entry point
+    assert agent_api.is_agent_name("heuristic")  # found again without a scan
+    assert not agent_api.is_agent_name("nobody")
+    monkeypatch.delitem(agent_api._REGISTRY, "picky")
+    assert not agent_api.is_agent_name("picky")  # unregistered: no longer a name
+
+
 def test_build_agent_names_the_spec_in_its_errors():
     from agents.arena import build_agent
 

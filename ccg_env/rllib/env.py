@@ -68,14 +68,14 @@ def masked_space(high: np.ndarray, actions: int) -> gymnasium.spaces.Dict:
 
 def check_opponents(opponents: Any, where: str = "opponents") -> dict[str, float]:
     """Validate a ``{name: weight}`` mapping (``"self"`` or agent names, weights >= 0, some > 0)."""
-    from ..agent_api import available_agents
+    from ..agent_api import available_agents, is_agent_name
 
     if not isinstance(opponents, Mapping) or not opponents:
         raise ValueError(f"{where}: expected a mapping of opponent names to weights, got {opponents!r}")
-    known = (SELF_PLAY, *available_agents())
     checked = {}
-    for name, weight in opponents.items():
-        if name not in known:
+    for name, weight in opponents.items():  # checked on every league update of every env: no entry-point scan
+        if name != SELF_PLAY and not (isinstance(name, str) and is_agent_name(name)):
+            known = (SELF_PLAY, *available_agents())
             raise ValueError(f"{where}: unknown opponent {name!r}; expected one of {', '.join(known)}")
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight >= 0:
             raise ValueError(f"{where}: {name}: expected a weight >= 0, got {weight!r}")
