@@ -65,7 +65,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                num_learners: int = 0, num_gpus_per_learner: float = 0, num_cpus_per_env_runner: float = 1,
                runner_resources: dict[str, float] | None = None, rollout_length: int = 128,
                train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
-               lr: float = 3e-4, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
+               lr: float = 3e-4, lr_end_step: int | None = None, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
                entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
                use_kl_loss: bool = False,
                hidden: Sequence[int] = (256, 256), share_encoder: bool = True, module: str = "mlp",
@@ -85,6 +85,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
             max(1, num_env_runners)``).
         minibatch_size, num_epochs, lr, gamma, lambda_, clip_param, entropy_coeff, vf_loss_coeff, grad_clip:
             PPO's settings.
+        lr_end_step: the learning rate falls linearly from ``lr`` to 0 at this many env steps (as the SB3
+            backend's ``lr_schedule: linear`` over the run); None keeps it constant.
         use_kl_loss: RLlib's adaptive KL penalty on top of the clipped objective (off by default, as in SB3's
             PPO, which the shipped configs were tuned with).
         hidden: the encoder's hidden layer sizes (the slot module: its value network's).
@@ -102,6 +104,10 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                   torch_threads=torch_threads)
     if module not in ("mlp", "slot"):
         raise ValueError(f"ppo_config: module must be 'mlp' or 'slot', got {module!r}")
+    if lr_end_step is not None and (isinstance(lr_end_step, bool) or not isinstance(lr_end_step, int)
+                                    or lr_end_step < 1):
+        raise ValueError(f"ppo_config: lr_end_step must be a whole number >= 1 or None, got {lr_end_step!r}")
+    rate: Any = lr if lr_end_step is None else [[0, lr], [lr_end_step, 0.0]]
     spec = (slot_module_spec(env_config, slot_options, hidden, rescale_inputs) if module == "slot"
             else main_module_spec(hidden, share_encoder=share_encoder))
     batch = train_batch_size or rollout_length * envs_per_runner * max(1, num_env_runners)
@@ -126,7 +132,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
         .rl_module(rl_module_spec=MultiRLModuleSpec(
             rl_module_specs={MAIN: spec}))
         .training(train_batch_size_per_learner=batch // max(1, num_learners), minibatch_size=minibatch_size,
-                  num_epochs=num_epochs, lr=lr, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
+                  num_epochs=num_epochs, lr=rate, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
                   entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip,
                   use_kl_loss=use_kl_loss)
         .python_environment(extra_python_environs_for_worker={"OMP_NUM_THREADS": str(torch_threads)})

@@ -2,8 +2,9 @@
 
 The config file is the SB3 backend's (:class:`~ccg_env.training.train_config.TrainConfig`) with ``backend: rllib``
 (or ``--backend rllib``). Settings map onto RLlib's: ``num_envs`` games per env runner, ``n_steps`` the rollout
-per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate``, ``gamma``, ``gae_lambda``, ``clip_range``,
-``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch`` (the encoder's layers), ``seed``, ``torch_threads``.
+per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate`` and ``lr_schedule``, ``gamma``, ``gae_lambda``,
+``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch`` (the encoder's layers), ``seed``,
+``torch_threads``.
 ``opponent``: ``"league"`` (snapshots and scripted agents, ``league:`` as in :class:`~ccg_env.rllib.settings.
 LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
 (:class:`~ccg_env.rllib.settings.RLlibSettings`: env runners, learners, GPUs, ``resume_from``).
@@ -78,6 +79,7 @@ def build_config(config: TrainConfig) -> Any:
                       num_cpus_per_env_runner=runtime.num_cpus_per_env_runner, rollout_length=config.n_steps,
                       train_batch_size=runtime.train_batch_size, minibatch_size=config.batch_size,
                       num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
+                      lr_end_step=config.total_timesteps if config.lr_schedule == "linear" else None,
                       lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
                       share_encoder=runtime.share_encoder, module=config.policy,

@@ -242,7 +242,7 @@ def _check_rllib(config: TrainConfig) -> None:
     unsupported = {"mode": (config.mode, "duel"), "reward_shaping": (config.reward_shaping, 0.0),
                    "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
-                   "lr_schedule": (config.lr_schedule, "constant"), "seat": (config.seat, "random"),
+                   "seat": (config.seat, "random"),
                    "eval_opponents": (config.eval_opponents, [])}
     if config.policy == "mlp":
         unsupported["rescale_inputs"] = (config.rescale_inputs, False)

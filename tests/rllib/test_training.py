@@ -80,6 +80,26 @@ def _train_config(tmp_path, **overrides) -> TrainConfig:
     return TrainConfig(**{**settings, **overrides})
 
 
+def test_a_linear_learning_rate_falls_to_zero_at_its_end_step(ray_session):
+    from ccg_env.rllib.train import build_config
+
+    assert build_config(TrainConfig(backend="rllib", lr_schedule="linear", learning_rate=1e-3,
+                                    total_timesteps=5000)).lr == [[0, 1e-3], [5000, 0.0]]
+    with pytest.raises(ValueError, match="lr_end_step must be a whole number"):
+        tiny_config(lr_end_step=0)
+    algo = tiny_config(lr=1e-3, lr_end_step=256).build_algo()  # 128 env steps an iteration
+
+    def rate() -> float:
+        return algo.learner_group._learner.get_optimizer("main").param_groups[0]["lr"]
+
+    rates = []
+    for _ in range(3):
+        algo.train()
+        rates.append(float(rate()))
+    algo.stop()
+    assert rates == pytest.approx([5e-4, 0.0, 0.0], abs=1e-9)  # halfway after 128 steps; 0 from step 256 on
+
+
 def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
     from ccg_env.rllib.train import build_config, restore, train
 
