@@ -155,6 +155,28 @@ def test_bound_writers_write_what_encode_writes_along_games(encoder, normalize):
             np.testing.assert_array_equal(out, expected)
 
 
+@pytest.mark.parametrize("normalize", [False, True])
+def test_bound_writers_show_a_secret_while_it_is_active_and_not_after(encoder, normalize):
+    """Along games of the secrets deck, exclusive writers (which rewrite the secrets piece only when it changes)
+    agree with a fresh encode: an active secret is counted (and scaled), and a revealed one is gone."""
+    outputs = [encoder.new_buffer() for _ in range(2)]
+    writers = [encoder.writer(out, normalize=normalize, exclusive=True) for out in outputs]
+    expected = encoder.new_buffer()
+    active_before, shown, revealed = [0, 0], 0, 0
+    for game in _random_positions(7, decks=("traps", "traps"), steps=600):
+        for seat, (writer, out) in enumerate(zip(writers, outputs)):
+            writer(game, seat)
+            encoder.encode(game, seat, expected)
+            if normalize:
+                expected *= encoder.scale
+            np.testing.assert_array_equal(out, expected)
+            active = len(game.state.players[seat].secrets)
+            shown += active > 0
+            revealed += active < active_before[seat]
+            active_before[seat] = active
+    assert shown > 50 and revealed > 5  # the games did play and reveal secrets
+
+
 def test_normalized_writer_clips_then_scales_out_of_bound_values(encoder):
     board = {"players": [{"health": -4, "battlefield": [{"card": "wisp", "attack": 500, "health": 400}]}, {}]}
     out = encoder.new_buffer()
