@@ -84,3 +84,26 @@ def test_a_batch_of_ids_is_accepted_in_any_sequence_and_a_bad_entry_is_named_by_
         core.action_batch(make([0, 262, 1]), 3)
     with pytest.raises(ValueError, match=r"^actions: expected an array of shape \(3,\), one action id per env"):
         core.action_batch(make([0, 5]), 3)  # one id short
+
+
+def test_a_0d_integer_array_is_an_action_id_and_a_0d_float_array_is_not():
+    core = EnvCore()
+    assert core.action_id(np.array(5)) == 5 and type(core.action_id(np.array(5))) is int
+    assert core.action_id(np.array(5, dtype=np.uint8)) == 5
+    for not_an_id in (np.array(5.0), np.array(True), np.array([5])):
+        with pytest.raises(ValueError, match="expected an integer action id"):
+            core.action_id(not_an_id)
+
+
+def test_games_get_the_core_s_rules_and_cards_and_its_log_setting_unless_the_call_sets_the_log(tmp_path):
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
+    core = EnvCore(turn_limit=17, cards=[*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra])
+    board = {"players": [{"battlefield": [{"card": "test_pet"}]}, {}]}
+    dealt, described = core.new_game(3), core.new_game(3, scenario=board)
+    for game in (dealt, described):
+        assert game.state.rules.turn_limit == 17 and game.cards is core.cards
+    assert described.state.players[0].battlefield[0].definition.id == "test_pet"
+    assert dealt.state.log is None and core.new_game(3, log=True).state.log is not None
+    assert core.new_game(3, scenario=board, log=True).state.log is not None
+    assert EnvCore(log=True).new_game(3, log=False).state.log is None

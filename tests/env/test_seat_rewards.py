@@ -203,3 +203,36 @@ def test_aec_rewards_follow_the_engines_winner_over_whole_games():
         assert returns == truth, f"seed {seed}: winner {winner}"
         winners.add(winner)
     assert {0, 1} <= winners, "the seeds should give each seat wins"
+
+
+# --- forfeits (illegal_action="forfeit") ------------------------------------------------------------
+
+
+def _play_until_on_turn(env, agent: str, rng: np.random.Generator) -> None:
+    while env.agent_selection != agent:
+        observation, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_illegal_id_in_the_aec_env_costs_its_agent_1_and_the_other_agent_nothing(seat):
+    """A forfeit: -1 to the agent that played the masked-out id, 0 to the other, in either seat."""
+    offender, other = f"player_{seat}", f"player_{1 - seat}"
+    env = ccg_env.raw_env()  # illegal_action="forfeit" by default
+    env.reset(seed=21)
+    _play_until_on_turn(env, offender, np.random.default_rng(seat))
+    observation, *_ = env.last()
+    env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert env.rewards == {offender: -1.0, other: 0.0}
+    assert env.terminations == {offender: True, other: True}
+    assert {agent: info["result"] for agent, info in env.infos.items()} == {offender: "illegal_action",
+                                                                          other: "illegal_action"}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_illegal_id_in_the_gym_env_costs_the_learner_1_in_either_seat(seat):
+    env = gym.make(ENV_ID, opponent="random", illegal_action="forfeit", seat=seat)
+    env.reset(seed=4)
+    masked_out = int(np.flatnonzero(env.unwrapped.action_masks() == 0)[0])
+    _, reward, terminated, truncated, info = env.step(masked_out)
+    assert (reward, terminated, truncated, info["outcome"]) == (-1.0, True, False, "illegal_action")
