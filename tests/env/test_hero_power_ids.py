@@ -53,3 +53,17 @@ def test_the_render_shows_both_heroes_classes_and_powers():
     assert "Fireblast deals 1 damage to the enemy hero" in text
     plain = render_text(Game.from_scenario({"players": [{}, {}]}), 0)
     assert "hero power" not in plain
+
+
+def test_an_attack_id_decodes_to_nothing_when_its_attacker_or_its_defender_slot_is_empty():
+    game = Game.from_scenario({"players": [{"battlefield": ["wisp"]}, {"battlefield": ["river_crocolisk"]}]})
+    own_wisp = 1  # attacker index 0 is the own hero; defender index 0 the enemy hero, 1 its first minion
+
+    def attack(attacker: int, defender: int) -> int:
+        return LAYOUT.attack_offset + attacker * LAYOUT.attack_slots + defender
+
+    wisp, crocolisk = game.player(0).battlefield[0].uid, game.player(1).battlefield[0].uid
+    assert CODEC.decode(game, attack(own_wisp, 1)) == Choice(ChoiceKind.ATTACK, wisp, crocolisk)
+    assert CODEC.decode(game, attack(own_wisp, 2)) is None  # the enemy's second minion slot is empty
+    assert CODEC.decode(game, attack(own_wisp + 1, 1)) is None  # the own second minion slot is empty
+    assert CODEC.decode(game, attack(own_wisp + 1, 2)) is None  # both empty
