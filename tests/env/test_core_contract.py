@@ -104,7 +104,8 @@ def test_games_get_the_core_s_rules_and_cards_and_its_log_setting_unless_the_cal
     for game in (dealt, described):
         assert game.state.rules.turn_limit == 17 and game.cards is core.cards
     assert described.state.players[0].battlefield[0].definition.id == "test_pet"
-    assert dealt.state.log is None and core.new_game(3, log=True).state.log is not None
+    assert dealt.state.log is None and described.state.log is None  # the core keeps no log unless asked
+    assert core.new_game(3, log=True).state.log is not None
     assert core.new_game(3, scenario=board, log=True).state.log is not None
     assert EnvCore(log=True).new_game(3, log=False).state.log is None
     seeded = [core.new_game(seed, scenario=board).to_json() for seed in (3, 3, 4)]  # the seed reaches scenarios too
