@@ -13,7 +13,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 import ccg_env
 from ccg_env.engine import Rules
 from ccg_env.env.core import EnvCore
-from ccg_env.env.draft_env import DRAFT_ENV_ID, CcgDraftEnv
+from ccg_env.env.draft_env import DRAFT_ENV_ID, CcgDraftEnv, render_draft
+from ccg_env.env.render import render_text
 
 FAST = {"opponent": "random", "opponent_draft": "random"}
 
@@ -186,12 +187,84 @@ def test_aec_draft_masks_are_the_accepted_ids_then_the_battle_starts():
         assert ids == sorted(decks[seat].cards)
 
 
-def test_aec_forfeit_in_the_draft_ends_the_game():
+def _masked_out(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask == 0)[0])
+
+
+@pytest.mark.parametrize("picks_first", [0, 1])
+def test_aec_forfeit_in_the_draft_costs_its_agent_1_and_the_other_nothing(picks_first):
+    """An illegal pick by either seat ends the game: -1 to that agent (also through ``last()``), 0 to the other,
+    both terminated, result "illegal_action" and no winner; the other agent is selected next."""
     aec = ccg_env.env(mode="draft", seed=6)
     aec.reset()
-    aec.step(0)
-    assert aec.terminations == {"player_0": True, "player_1": True}
-    assert aec.rewards["player_0"] == -1.0 and aec.infos["player_1"]["result"] == "illegal_action"
+    for _ in range(picks_first):  # legal picks until the wanted seat is on turn
+        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    offender = aec.agent_selection
+    other = "player_1" if offender == "player_0" else "player_0"
+    aec.step(_masked_out(aec.observe(offender)["action_mask"]))
+    assert aec.rewards == {offender: -1.0, other: 0.0}
+    assert aec.terminations == {offender: True, other: True}
+    assert {name: (info["result"], info["winner"]) for name, info in aec.infos.items()} == {
+        offender: ("illegal_action", None), other: ("illegal_action", None)}
+    assert aec.agent_selection == other
+    returns = {}
+    while aec.agents:
+        agent = aec.agent_selection
+        returns[agent] = aec.last()[1]
+        aec.step(None)
+    assert returns == {offender: -1.0, other: 0.0}
+
+
+def test_aec_illegal_pick_in_raise_mode_names_the_id_and_the_legal_picks_and_changes_nothing():
+    aec = ccg_env.env(mode="draft", seed=6, illegal_action="raise")
+    aec.reset()
+    raw = aec.unwrapped
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    bad, legal = _masked_out(mask), sorted(int(i) for i in np.flatnonzero(mask))
+    before = raw.draft.clone()
+    with pytest.raises(ValueError, match=rf"player_0: action {bad} \(.*\) is not a legal draft pick now "
+                                         rf"\(legal ids: \{legal}\)"):
+        aec.step(bad)
+    def seen(draft):
+        return draft.current, [draft.picks(seat) for seat in (0, 1)], [draft.offer(seat) for seat in (0, 1)]
+
+    assert seen(raw.draft) == seen(before) and raw.game is None
+
+
+def test_aec_battle_after_the_draft_is_dealt_from_the_reset_seed_and_played_as_a_battle():
+    """The battle is seeded with the game's seed (the same seed, the same battle), the infos switch to the battle
+    with its turn, and from then on observations carry the battle's mask, a masked-out id is refused as a battle
+    action and the render shows the board, not the draft."""
+    battles = []
+    for _ in range(2):
+        aec = ccg_env.env(mode="draft", illegal_action="raise", render_mode="ansi")
+        aec.reset(seed=17)
+        raw = aec.unwrapped
+        while raw.game is None:
+            aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+        assert raw.game.to_json() == raw.core.battle(raw.draft, 17).to_json()
+        battles.append(raw.game.to_json())
+        assert all((info["phase"], info["turn"]) == ("battle", raw.game.state.turn) for info in aec.infos.values())
+        agent = aec.agent_selection
+        mask = aec.observe(agent)["action_mask"]
+        assert mask.tolist() == raw.core.mask(raw.core.legal(raw.game)).tolist()
+        assert not mask[raw.core.codec.layout.draft_offset:].any()
+        assert aec.render() == render_text(raw.game, int(agent[-1]), names=("player_0", "player_1"))
+        with pytest.raises(ValueError, match=rf"{agent}: action {_masked_out(mask)} .*is illegal now"):
+            aec.step(_masked_out(mask))
+    assert battles[0] == battles[1]
+
+
+def test_aec_render_says_when_there_is_no_game_and_shows_the_draft_while_drafting():
+    aec = ccg_env.raw_env(render_mode="ansi")
+    assert aec.render() == "(no game yet: call reset() first)"
+    drafting = ccg_env.raw_env(mode="draft", render_mode="ansi")
+    drafting.reset(seed=3)
+    assert drafting.render() == render_draft(drafting.draft, drafting.draft.current)
+    silent = ccg_env.raw_env(mode="draft")
+    silent.reset(seed=3)
+    with pytest.warns(UserWarning, match=r"render\(\) was called without a render_mode"):
+        assert silent.render() is None  # no render_mode: a warning, no text
 
 
 def test_duel_mode_core_has_no_draft_range():
