@@ -170,6 +170,54 @@ def test_reward_shaping_is_zero_sum_and_telescopes():
     assert total["player_0"] == pytest.approx(-total["player_1"])
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_shaping_counts_armor_as_health_and_a_dead_hero_as_0_health_for_either_seat(seat):
+    """Armor gained shapes like health gained (+), and a lethal blow is counted down to 0 health, not below."""
+    me, other = AGENTS[seat], AGENTS[1 - seat]
+    players = [{"health": 20, "armor": 3}, {"health": 20, "armor": 3}]
+    players[seat] = {**players[seat], "hero": "warrior", "mana": 2}
+    raw = raw_env(reward_shaping=True)
+    raw.reset(seed=0, options={"scenario": {"current": seat, "players": players}})
+    raw.step(raw.codec.layout.hero_power_offset)  # Armor Up!: +2 armor
+    step = SHAPING_SCALE * 2 / raw.rules.hero_health
+    assert (raw.rewards[me], raw.rewards[other]) == (pytest.approx(step), pytest.approx(-step))
+    players = [{"health": 30}, {"health": 30}]
+    players[seat], players[1 - seat] = {"mana": 10, "hand": ["fireball"]}, {"health": 4}  # Fireball deals 6
+    raw.reset(seed=0, options={"scenario": {"current": seat, "players": players}})
+    raw.step(fireball_face_id(raw))
+    overkill = SHAPING_SCALE * 4 / raw.rules.hero_health  # 4 health lost, not 6
+    assert (raw.rewards[me], raw.rewards[other]) == (pytest.approx(1.0 + overkill), pytest.approx(-1.0 - overkill))
+
+
+def test_human_render_prints_the_board_after_each_step_and_other_modes_print_nothing(capsys, recwarn):
+    board = {"current": 0, "players": [{"mana": 10, "hand": ["wisp"]}, {"hand": ["core_hound"]}]}
+    for mode in (None, "ansi", "human"):
+        raw = raw_env(render_mode=mode)
+        raw.reset(seed=0, options={"scenario": board})
+        capsys.readouterr()
+        raw.step(1)  # play the wisp
+        printed = capsys.readouterr().out
+        if mode == "human":
+            raw.render_mode = "ansi"
+            assert printed == raw.render() + "\n"
+        else:
+            assert printed == ""
+    assert not [w for w in recwarn if "render" in str(w.message)]  # stepping never calls render() unasked
+
+
+def test_the_agent_off_turn_sees_which_enemy_characters_can_attack_now():
+    board = {"current": 0, "players": [{"battlefield": ["river_crocolisk", "wisp"]}, {"battlefield": ["wisp"]}]}
+    raw = raw_env()
+    raw.reset(seed=0, options={"scenario": board})
+    encoder = raw.core.encoder
+    observation = raw.observe("player_1")["observation"]  # player_0 is on turn
+    expected = encoder.new_buffer()
+    encoder.encode(raw.game, 1, expected)
+    np.testing.assert_array_equal(observation, expected)
+    column = encoder.columns["enemy_battlefield"].index("can_attack")
+    assert [row[column] for row in encoder.view(observation)["enemy_battlefield"][:2]] == [1, 1]
+
+
 def test_ansi_render_shows_own_hand_only_and_the_reaction_tree():
     raw = raw_env(render_mode="ansi")
     board = {"current": 0, "players": [{"mana": 10, "hand": ["wisp"]}, {"hand": ["core_hound"]}]}
