@@ -267,6 +267,19 @@ def test_aec_render_says_when_there_is_no_game_and_shows_the_draft_while_draftin
         assert silent.render() is None  # no render_mode: a warning, no text
 
 
+def test_aec_draft_mode_starts_with_the_draft_infos_or_with_a_described_board_as_the_battle():
+    aec = ccg_env.raw_env(mode="draft")
+    aec.reset(seed=2)
+    assert aec.game is None and aec.draft is not None
+    assert aec.infos == {agent: {"result": None, "turn": 0, "winner": None, "phase": "draft"}
+                         for agent in ("player_0", "player_1")}
+    board = {"current": 1, "players": [{}, {"battlefield": ["wisp"]}]}
+    aec.reset(seed=2, options={"scenario": board})  # a described board skips the draft
+    assert aec.draft is None and aec.agent_selection == "player_1"
+    assert aec.game.player(1).battlefield[0].definition.id == "wisp"
+    assert all(info["phase"] == "battle" for info in aec.infos.values())
+
+
 def test_duel_mode_core_has_no_draft_range():
     core = EnvCore()
     assert core.size == core.codec.layout.draft_offset and core.draft_encoder is None

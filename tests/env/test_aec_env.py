@@ -218,6 +218,15 @@ def test_the_agent_off_turn_sees_which_enemy_characters_can_attack_now():
     assert [row[column] for row in encoder.view(observation)["enemy_battlefield"][:2]] == [1, 1]
 
 
+def test_reset_options_deal_the_given_deck_pair():
+    from ccg_env.env.core import EnvCore
+
+    raw = raw_env()
+    for pair in (["aggro", "control"], ["traps", "ramp"]):
+        raw.reset(seed=5, options={"decks": pair})
+        assert raw.game.to_json() == EnvCore().new_game(5, decks=pair).to_json()
+
+
 def test_ansi_render_shows_own_hand_only_and_the_reaction_tree():
     raw = raw_env(render_mode="ansi")
     board = {"current": 0, "players": [{"mana": 10, "hand": ["wisp"]}, {"hand": ["core_hound"]}]}
