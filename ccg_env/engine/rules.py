@@ -31,6 +31,10 @@ class Rules:
     turn_limit: int = 80
     mulligan: bool = True
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickle as the constructor call (the compiled build's frozen dataclass cannot restore its fields)."""
+        return Rules, tuple(getattr(self, field.name) for field in fields(self))
+
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "<rules>") -> Rules:
         """Validate a mapping of rule values; unknown or out-of-range values raise :class:`DataError`."""

@@ -252,3 +252,16 @@ def test_a_clone_plays_on_exactly_like_the_original_and_leaves_it_alone(seed):
     clone = game.clone()
     continue_both(clone, restored(game), seed)
     assert_same_game(game, before)  # playing the clone changed nothing in the original
+
+
+def test_rules_pickle_with_every_field_in_both_builds():
+    """Rules travel to subprocesses (vector envs, arena workers) by pickle; the compiled build's frozen dataclass
+    could not restore its fields until Rules pickled as its constructor call."""
+    import pickle
+
+    changed = Rules(deck_size=20, max_copies=3, max_hand=9, max_battlefield=6, max_secrets=4, hero_health=25,
+                    max_mana=9, mana_per_turn=2, cards_per_turn=2, opening_hand_first=2, opening_hand_second=3,
+                    coin_for_second=False, fatigue_step=2, turn_limit=33, mulligan=False)
+    defaults = Rules()
+    assert all(getattr(changed, f.name) != getattr(defaults, f.name) for f in dataclasses.fields(Rules))
+    assert pickle.loads(pickle.dumps(changed)) == changed

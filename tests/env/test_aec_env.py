@@ -285,6 +285,30 @@ def test_env_pickles_for_subprocess_vectorisation():
     assert copy.rules.turn_limit == 30 and copy.game.to_json() == original.game.to_json()
 
 
+def test_a_pickled_env_keeps_every_setting(tmp_path):
+    """Subprocess vector envs rebuild the env from its constructor arguments: every one must travel."""
+    import pickle
+
+    from ccg_env.engine.datafiles import config_dir
+
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
+    cards = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    rules = Rules(max_hand=9)
+    original = raw_env(rules=rules, cards=cards, render_mode="ansi", reward_shaping=True, log=True,
+                       illegal_action="ignore", illegal_reward=-0.5, mode="draft", heroes=("mage", "warrior"))
+    copy = pickle.loads(pickle.dumps(original))
+    assert copy.rules.max_hand == 9 and "test_pet" in copy.core.cards and copy.render_mode == "ansi"
+    assert (copy.reward_shaping, copy.core.log, copy.core.illegal_action, copy.core.illegal_reward) == (
+        True, True, "ignore", -0.5)
+    assert copy.core.mode == "draft" and copy.core.heroes == original.core.heroes is not None
+
+
+def test_the_mask_space_is_zeros_and_ones():
+    space = raw_env().observation_space("player_0")["action_mask"]
+    assert space.dtype == np.int8 and set(space.low.tolist()) == {0} and set(space.high.tolist()) == {1}
+
+
 def test_render_text_says_when_the_log_is_off_and_raw_env_needs_a_reset_first():
     from ccg_env.env.render import render_text
 
