@@ -65,7 +65,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                num_learners: int = 0, num_gpus_per_learner: float = 0, num_cpus_per_env_runner: float = 1,
                runner_resources: dict[str, float] | None = None, rollout_length: int = 128,
                train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
-               lr: float = 3e-4, lr_end_step: int | None = None, gamma: float = 0.99, lambda_: float = 0.95, clip_param: float = 0.2,
+               lr: float = 3e-4, lr_end_step: int | None = None, gamma: float = 0.99, lambda_: float = 0.95,
+               clip_param: float = 0.2,
                entropy_coeff: float = 0.01, vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
                use_kl_loss: bool = False,
                hidden: Sequence[int] = (256, 256), share_encoder: bool = True, module: str = "mlp",
@@ -104,9 +105,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                   torch_threads=torch_threads)
     if module not in ("mlp", "slot"):
         raise ValueError(f"ppo_config: module must be 'mlp' or 'slot', got {module!r}")
-    if lr_end_step is not None and (isinstance(lr_end_step, bool) or not isinstance(lr_end_step, int)
-                                    or lr_end_step < 1):
-        raise ValueError(f"ppo_config: lr_end_step must be a whole number >= 1 or None, got {lr_end_step!r}")
+    if lr_end_step is not None:
+        _check_counts(lr_end_step=lr_end_step)
     rate: Any = lr if lr_end_step is None else [[0, lr], [lr_end_step, 0.0]]
     spec = (slot_module_spec(env_config, slot_options, hidden, rescale_inputs) if module == "slot"
             else main_module_spec(hidden, share_encoder=share_encoder))
