@@ -302,6 +302,22 @@ def test_a_pickled_env_keeps_every_setting(tmp_path):
     assert (copy.reward_shaping, copy.core.log, copy.core.illegal_action, copy.core.illegal_reward) == (
         True, True, "ignore", -0.5)
     assert copy.core.mode == "draft" and copy.core.heroes == original.core.heroes is not None
+    assert pickle.loads(pickle.dumps(raw_env(log=True))).core.log  # the log asked for without a render mode
+
+
+def test_before_its_first_reset_an_env_lists_both_agents_and_has_no_game():
+    raw = raw_env()
+    assert raw.agents == raw.possible_agents == list(AGENTS)
+    assert raw.game is None and raw.game_seed is None
+
+
+def test_an_env_built_and_reset_without_any_seed_deals_its_games_from_fresh_entropy():
+    first, second = raw_env(), raw_env()
+    first.reset()
+    second.reset()
+    assert isinstance(first.game_seed, int) and first.game_seed != second.game_seed  # equal once in 2**63
+    first.reset()
+    assert first.game is not None and first.game_seed != second.game_seed
 
 
 def test_the_mask_space_is_zeros_and_ones():
