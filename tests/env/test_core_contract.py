@@ -110,3 +110,22 @@ def test_games_get_the_core_s_rules_and_cards_and_its_log_setting_unless_the_cal
     assert EnvCore(log=True).new_game(3, log=False).state.log is None
     seeded = [core.new_game(seed, scenario=board).to_json() for seed in (3, 3, 4)]  # the seed reaches scenarios too
     assert seeded[0] == seeded[1] != seeded[2]
+
+
+def test_a_default_observation_writer_shows_the_position_even_after_someone_else_wrote_into_its_buffer():
+    """Only a writer asked to be exclusive may skip rows it believes unchanged; by default others may write too
+    (an agent scribbling on the array it was given, a draft writer sharing the buffer)."""
+    core = EnvCore()
+    game, rng = core.new_game(11), np.random.default_rng(11)
+    shared, fresh = np.zeros(core.encoder.size, np.float32), np.zeros(core.encoder.size, np.float32)
+    write = core.observation_writer(shared)
+    for _ in range(40):
+        if game.is_over:
+            break
+        player = game.current_player
+        write(game, player)
+        core.encoder.encode(game, player, fresh)
+        assert np.array_equal(shared, fresh)
+        shared[:] = 7.0  # someone else writes into the buffer between two writes
+        legal = list(core.legal(game).values())
+        game.apply(legal[int(rng.integers(len(legal)))])
