@@ -273,3 +273,17 @@ def test_bound_writers_agree_with_encode_in_games_with_hero_powers(encoder, norm
                 expected *= encoder.scale
             np.testing.assert_array_equal(out, expected)
             assert (out.min() >= 0 and out.max() <= 1) if normalize else encoder.space.contains(out)
+
+
+@pytest.mark.parametrize("turn", [1, 2, 7])
+def test_a_hero_frozen_on_any_turn_shows_frozen_to_both_players_even_on_the_first_turn(encoder, turn):
+    """``frozen_on_turn`` holds the turn of the freeze (0: not frozen), so a freeze on turn 1 counts too."""
+    game = Game.from_scenario({"current": 0, "turn": turn, "players": [{"hero": "mage"}, {"hero": "warlock"}]},
+                              cards=default_cards())
+    frozen_column = encoder.columns["own_hero"].index("frozen")
+    for seat in (0, 1):
+        game.state.players[seat].hero.frozen_on_turn = turn
+        for viewer in (0, 1):
+            view = encoded(encoder, game, viewer)
+            assert view["own_hero" if viewer == seat else "enemy_hero"][frozen_column] == 1.0
+            assert view["enemy_hero" if viewer == seat else "own_hero"][frozen_column] == float(seat == 1)
