@@ -12,6 +12,7 @@ Usage::
     python benchmarks/mutation_report.py                 # markdown table, then the survivors by module
     python benchmarks/mutation_report.py --min-score 95  # also exit 1 if the overall score is below 95%
     python benchmarks/mutation_report.py --not-run ccg_env/engine/systems/  # names of the mutants not run yet there
+                                                                            # (listed equivalents left out)
 
 ``mutmut run`` given names or patterns runs every mutant they match again, verdict or not; to resume a part of the
 run, give it the names ``--not-run`` prints (``make mutation MUTANTS="$(... --not-run PATH)"``).
@@ -34,6 +35,9 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests"
           24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", 37: "caught by type check",
           -11: "segfault", -9: "segfault", 2: "interrupted", None: "not checked"}
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
+#: a listed equivalent mutant that was not run: shown among the equivalents, out of the score like them
+LISTED_NOT_RUN = "equivalent, not run"
+UNCHECKED = {"not checked", "skipped", "interrupted", LISTED_NOT_RUN}
 
 
 def read_equivalents(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
@@ -62,7 +66,7 @@ class ModuleResult:
 
     @property
     def checked(self) -> int:
-        return sum(n for status, n in self.counts.items() if status not in ("not checked", "skipped", "interrupted"))
+        return sum(n for status, n in self.counts.items() if status not in UNCHECKED)
 
     @property
     def detected(self) -> int:
@@ -88,6 +92,8 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
             if name in equivalents and status in ("survived", "no tests"):
                 result.equivalent += 1
                 status = "equivalent"
+            elif name in equivalents and status == "not checked":  # listed before its run: it would survive
+                status = LISTED_NOT_RUN
             result.counts[status] += 1
             if status in ("survived", "no tests", "suspicious"):
                 result.survivors.append(f"{name} ({status})")
@@ -95,14 +101,15 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
     return results
 
 
-def not_run(mutants: Path, prefixes: list[str]) -> list[str]:
-    """Names of the mutants with no verdict yet in the mutated files whose path starts with one of ``prefixes``."""
+def not_run(mutants: Path, prefixes: list[str], equivalents: dict[str, str]) -> list[str]:
+    """Names of the mutants with no verdict yet in the mutated files whose path starts with one of ``prefixes``,
+    leaving out the listed equivalent mutants (a run could only show them surviving)."""
     names = []
     for meta in sorted(mutants.rglob("*.py.meta")):
         module = str(meta.relative_to(mutants))[: -len(".meta")]
         if any(module.startswith(prefix) for prefix in prefixes):
             codes = json.loads(meta.read_text())["exit_code_by_key"]
-            names += [name for name, code in codes.items() if code is None]
+            names += [name for name, code in codes.items() if code is None and name not in equivalents]
     return names
 
 
@@ -122,7 +129,7 @@ def table(results: list[ModuleResult]) -> str:
         score = "-" if r.score is None else f"{r.score:.1f}%"
         name = f"**{r.module}**" if r.module == "all" else f"`{r.module}`"
         rows.append(f"| {name} | {sum(c.values())} | {r.checked} | {c['killed']} | {c['timeout']} | {c['survived']} | "
-                    f"{c['no tests']} | {r.equivalent} | {c['not checked']} | {score} |")
+                    f"{c['no tests']} | {r.equivalent + c[LISTED_NOT_RUN]} | {c['not checked']} | {score} |")
     return "\n".join(rows)
 
 
@@ -138,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no mutmut results in {args.mutants}: run `make mutation` first", file=sys.stderr)
         return 2
     if args.not_run:
-        print(" ".join(not_run(args.mutants, args.not_run)))
+        print(" ".join(not_run(args.mutants, args.not_run, read_equivalents())))
         return 0
     results = read_results(args.mutants, read_equivalents())
     shown = results if args.all else [r for r in results if r.checked]

@@ -68,10 +68,20 @@ def test_listed_equivalent_mutants_leave_the_denominator_and_the_survivor_list(r
 
 def test_not_run_names_only_the_mutants_without_a_verdict_under_the_given_paths(results, capsys):
     write_meta(results, "pkg/sub/c.py", {"pkg.sub.c.x_h__mutmut_1": NOT_RUN, "pkg.sub.c.x_h__mutmut_2": KILLED})
-    assert report.not_run(results, ["pkg/"]) == ["pkg.a.x_f__mutmut_5", "pkg.sub.c.x_h__mutmut_1"]
-    assert report.not_run(results, ["pkg/sub/"]) == ["pkg.sub.c.x_h__mutmut_1"] and report.not_run(results, ["x/"]) == []
+    assert report.not_run(results, ["pkg/"], {}) == ["pkg.a.x_f__mutmut_5", "pkg.sub.c.x_h__mutmut_1"]
+    assert report.not_run(results, ["pkg/sub/"], {}) == ["pkg.sub.c.x_h__mutmut_1"]
+    assert report.not_run(results, ["x/"], {}) == []
     assert report.main(["--mutants", str(results), "--not-run", "pkg/a.py", "pkg/sub/"]) == 0
     assert capsys.readouterr().out == "pkg.a.x_f__mutmut_5 pkg.sub.c.x_h__mutmut_1\n"
+
+
+def test_a_listed_equivalent_not_run_yet_is_not_named_to_run_and_is_shown_among_the_equivalents(results):
+    equivalent = {"pkg.a.x_f__mutmut_5": "same behaviour"}
+    assert report.not_run(results, ["pkg/"], equivalent) == []
+    a = next(r for r in report.read_results(results, equivalent) if r.module == "pkg/a.py")
+    assert (a.checked, a.score, a.counts["not checked"]) == (4, 75.0, 0)  # out of the score, as when not run
+    row = next(line for line in report.table([a]).splitlines() if "pkg/a.py" in line)
+    assert row.split(" | ")[7:9] == ["1", "0"]  # equivalent 1, not run 0
 
 
 def test_report_exits_1_below_the_minimum_and_0_at_or_above(results, capsys, monkeypatch):
