@@ -287,3 +287,14 @@ def test_a_hero_frozen_on_any_turn_shows_frozen_to_both_players_even_on_the_firs
             view = encoded(encoder, game, viewer)
             assert view["own_hero" if viewer == seat else "enemy_hero"][frozen_column] == 1.0
             assert view["enemy_hero" if viewer == seat else "own_hero"][frozen_column] == float(seat == 1)
+
+
+def test_a_hand_cards_health_column_shows_a_minions_health_and_a_weapons_durability(encoder):
+    board = {"players": [{"mana": 3, "max_mana": 3, "hand": ["chillwind_yeti", "fiery_war_axe", "fireball", "wisp"]},
+                         {}]}
+    view = encoded(encoder, Game.from_scenario(board, cards=default_cards()), 0)
+    assert encoder.columns["own_hand"][:5] == ("present", "cost", "attack", "health", "affordable")
+    assert view["own_hand"][:4, :5].tolist() == [[1, 4, 4, 5, 0],  # a 4/5 for 4 with 3 mana: not affordable
+                                                 [1, 3, 3, 2, 1],  # a 3/2 weapon: durability 2 in the health column
+                                                 [1, 4, 0, 0, 0],
+                                                 [1, 0, 1, 1, 1]]
