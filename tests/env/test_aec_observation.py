@@ -298,3 +298,25 @@ def test_a_hand_cards_health_column_shows_a_minions_health_and_a_weapons_durabil
                                                  [1, 3, 3, 2, 1],  # a 3/2 weapon: durability 2 in the health column
                                                  [1, 4, 0, 0, 0],
                                                  [1, 0, 1, 1, 1]]
+
+
+@pytest.mark.parametrize("cost, shown", [(250, 100), (-3, 0), (100, 100), (0, 0), (2, 2)])
+def test_a_hero_powers_cost_beyond_its_bound_is_clipped_to_it_for_both_heroes(encoder, cost, shown):
+    """Costs change with effects; the observation keeps every value within the space's bounds."""
+    game = Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "warlock"}]}, cards=default_cards())
+    for seat in (0, 1):
+        game.state.players[seat].hero_power[0].cost = cost
+    view = encoded(encoder, game, 0)
+    assert encoder.view(encoder.high)["hero_powers"][:, 1].tolist() == [100, 100]  # the bound of the cost column
+    assert view["hero_powers"][:, 1].tolist() == [shown, shown]
+
+
+@pytest.mark.parametrize("turn", [1, 4])
+def test_a_minion_frozen_on_any_turn_shows_frozen_even_on_the_first_turn(encoder, turn):
+    board = {"current": 0, "turn": turn, "players": [{"battlefield": ["chillwind_yeti"]},
+                                                     {"battlefield": ["chillwind_yeti"]}]}
+    game = Game.from_scenario(board, cards=default_cards())
+    frozen = encoder.columns["own_battlefield"].index("frozen")
+    game.state.players[1].battlefield[0].frozen_on_turn = turn
+    view = encoded(encoder, game, 0)
+    assert view["own_battlefield"][0][frozen] == 0 and view["enemy_battlefield"][0][frozen] == 1
