@@ -46,7 +46,11 @@ def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None = No
         return cards
     if isinstance(cards, (str, Path)):
         return load_cards([cards])
-    return load_cards(list(cards))
+    try:
+        paths = list(cards)
+    except TypeError:  # not iterable: a number, a dict view of nothing...
+        raise TypeError(f"cards: expected a CardSet, a card YAML path or a list of paths, got {cards!r}") from None
+    return load_cards(paths)
 
 
 def resolve_deck_pair(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, Deck]:

@@ -30,6 +30,7 @@ Illegal actions (``illegal_action``, the same option and default in every front-
 
 from __future__ import annotations
 
+import math
 import operator
 from pathlib import Path
 from typing import Any, Final, Sequence
@@ -94,12 +95,37 @@ def seat_rewards(game: Game, forfeit: int | None = None) -> tuple[float, float]:
     return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
 
 
-def check_illegal_action_mode(mode: str) -> str:
+def check_illegal_action_mode(mode: Any) -> str:
     """The canonical name of an ``illegal_action`` mode, or a ValueError naming the allowed ones."""
     mode = _MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode
     if mode not in ILLEGAL_ACTION_MODES:
         raise ValueError(f"illegal_action: expected one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
     return mode
+
+
+def check_illegal_reward(value: Any) -> float:
+    """``illegal_reward`` as a float, or a ValueError: a finite number is expected."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value):
+        raise ValueError(f"illegal_reward: expected a finite number, got {value!r}")
+    return float(value)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A yes/no setting as a bool (True, False, 1 or 0), or a ValueError naming the setting."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"{name}: expected True or False, got {value!r}")
+
+
+def _is_pair(value: Any) -> bool:
+    """Whether ``value`` holds two items (two decks, two heroes) rather than one name, path or deck."""
+    if isinstance(value, (str, bytes, Path, Deck)):
+        return False
+    try:
+        return len(value) == 2
+    except TypeError:  # no length: a number, a generator...
+        return False
 
 
 class EnvCore:
@@ -123,11 +149,13 @@ class EnvCore:
                  "encoder", "size", "mode", "heroes", "draft_encoder")
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
-                 turn_limit: int | None = None, illegal_action: str = "forfeit", illegal_reward: float = -0.1,
-                 log: bool = False, mode: str = "duel", heroes: Sequence[Any] | None = None) -> None:
+                 turn_limit: Any = None, illegal_action: Any = "forfeit", illegal_reward: Any = -0.1,
+                 log: Any = False, mode: Any = "duel", heroes: Any = None) -> None:
+        # The settings a user types are annotated Any: the compiled build would refuse a wrong type with a bare
+        # TypeError ("str object expected; got list") before the checks below, which name the setting.
         self.mode = check_mode(mode)
         self.illegal_action = check_illegal_action_mode(illegal_action)
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         self.rules: Rules = resolve_rules(rules, turn_limit)
         self.cards: CardSet = resolve_cards(cards)
         #: the decks of every game (None when drawn per game from ``deck_pool``)
@@ -136,11 +164,11 @@ class EnvCore:
         if isinstance(decks, str) and decks == RANDOM_DECKS:
             self.deck_pool = packaged_deck_pool(self.cards, self.rules)
         else:
-            if isinstance(decks, (str, Path, Deck)) or (decks is not None and len(decks) != 2):
+            if decks is not None and not _is_pair(decks):
                 raise ValueError(f"decks: expected two decks (names, paths or Deck objects) or 'random', "
                                  f"got {decks!r}")
             self.decks = resolve_deck_pair(decks, self.cards, self.rules)
-        self.log = bool(log)
+        self.log = check_flag(log, "log")
         drafting = self.mode == "draft"
         self.codec = ActionCodec(ActionLayout.for_rules(self.rules, draft=drafting))
         #: the battle observation's encoder (the whole observation in duel mode, its first part in draft mode)
@@ -151,7 +179,7 @@ class EnvCore:
         #: draft mode: the seats' hero classes (None: drawn per draft)
         self.heroes: tuple[Any, ...] | None = None
         if heroes is not None:
-            if isinstance(heroes, str) or len(heroes) != 2:
+            if not _is_pair(heroes):
                 raise ValueError(f"heroes: expected two hero classes (one per seat) or None, got {heroes!r}")
             self.heroes = (as_hero(heroes[0]), as_hero(heroes[1]))
         #: the number of action ids (``Discrete(size)``)

@@ -29,7 +29,7 @@ import numpy as np
 from ..agent_api import Agent, make_agent
 from ..engine import CardSet, Choice, Game, Rules
 from .codec import ActionCodec
-from .core import EnvCore, is_truncation, outcome_for, seat_rewards
+from .core import EnvCore, check_flag, is_truncation, outcome_for, seat_rewards
 from .masks import MaskWriter
 from .draft_observation import DraftEncoder
 from .observation import ObservationEncoder
@@ -53,16 +53,18 @@ class DuelSetup:
     action_space: gymnasium.spaces.Discrete
 
     @classmethod
-    def build(cls, *, seat: str | int = "random", illegal_action: str = "forfeit", illegal_reward: float = -0.1,
-              normalize_observations: bool = False, rules: Rules | str | Path | None = None, cards: Any = None,
-              decks: Any = None, turn_limit: int | None = None, log: bool = False, mode: str = "duel",
+    def build(cls, *, seat: Any = "random", illegal_action: Any = "forfeit", illegal_reward: Any = -0.1,
+              normalize_observations: Any = False, rules: Rules | str | Path | None = None, cards: Any = None,
+              decks: Any = None, turn_limit: Any = None, log: Any = False, mode: Any = "duel",
               heroes: Any = None) -> DuelSetup:
         """Resolve and validate the configuration (see :class:`~ccg_env.env.gym_env.CcgDuelEnv` for each option;
-        ``mode="draft"`` and ``heroes``: :class:`~ccg_env.env.draft_env.CcgDraftEnv`)."""
+        ``mode="draft"`` and ``heroes``: :class:`~ccg_env.env.draft_env.CcgDraftEnv`). The settings are annotated
+        Any so that a wrong type reaches the checks that name it (as in :class:`~ccg_env.env.core.EnvCore`)."""
         if seat not in SEATS or isinstance(seat, bool):
             raise ValueError(f"seat: expected 'random', 0 or 1, got {seat!r}")
+        normalize_observations = check_flag(normalize_observations, "normalize_observations")
         core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log, mode, heroes)
-        return cls(core, None if seat == "random" else int(seat), bool(normalize_observations),
+        return cls(core, None if seat == "random" else int(seat), normalize_observations,
                    _observation_space(core.observation_encoder, normalize_observations),
                    gymnasium.spaces.Discrete(core.size))
 

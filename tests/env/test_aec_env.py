@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -113,6 +114,23 @@ def test_random_decks_come_from_the_packaged_pool_and_depend_on_the_seed():
 
 @pytest.mark.parametrize("config, error, words", [
     ({"decks": ["midrange"]}, ValueError, "two decks"),
+    ({"decks": "midrange"}, ValueError, "two decks"),  # one deck's name is not "random"
+    ({"decks": ["midrange", "aggro", "ramp"]}, ValueError, "two decks"),
+    ({"decks": Path("midrange.yaml")}, ValueError, "two decks"),
+    ({"heroes": ["mage"]}, ValueError, "two hero classes"),
+    ({"heroes": ["mage", "warrior", "rogue"]}, ValueError, "two hero classes"),
+    ({"heroes": "mage"}, ValueError, "two hero classes"),
+    ({"illegal_action": ["raise"]}, ValueError, "illegal_action"),
+    ({"illegal_action": "explode"}, ValueError, "illegal_action"),
+    ({"illegal_action": 3}, ValueError, "illegal_action"),  # the compiled build once refused it as "str expected"
+    ({"illegal_reward": "x"}, ValueError, "illegal_reward"),
+    ({"illegal_reward": float("nan")}, ValueError, "illegal_reward"),
+    ({"mode": 3}, ValueError, "mode"),
+    ({"turn_limit": 2.5}, ValueError, "turn_limit"),
+    ({"turn_limit": "5"}, ValueError, "turn_limit"),
+    ({"heroes": 5}, ValueError, "two hero classes"),
+    ({"decks": 5}, ValueError, "two decks"),
+    ({"cards": 5}, TypeError, "cards"),
     ({"decks": ["midrange", "no_such_deck"]}, DataError, "no_such_deck"),
     ({"turn_limit": 0}, ValueError, "turn_limit"),
     ({"render_mode": "rgb_array"}, ValueError, "render_mode"),
@@ -122,6 +140,10 @@ def test_random_decks_come_from_the_packaged_pool_and_depend_on_the_seed():
 def test_bad_configuration_is_refused_with_a_clear_error(config, error, words):
     with pytest.raises(error, match=words):
         raw_env(**config)
+
+
+def test_illegal_action_lose_is_another_name_for_forfeit():
+    assert raw_env(illegal_action="lose").core.illegal_action == "forfeit"
 
 
 def test_rules_object_and_log_are_used():

@@ -320,3 +320,8 @@ def test_a_minion_frozen_on_any_turn_shows_frozen_even_on_the_first_turn(encoder
     game.state.players[1].battlefield[0].frozen_on_turn = turn
     view = encoded(encoder, game, 0)
     assert view["own_battlefield"][0][frozen] == 0 and view["enemy_battlefield"][0][frozen] == 1
+
+
+def test_the_encoders_bounds_and_scale_are_float32_like_the_observation(encoder):
+    assert encoder.low.dtype == encoder.high.dtype == encoder.scale.dtype == encoder.space.dtype == np.float32
+    assert not encoder.low.any() and (encoder.high > 0).all()

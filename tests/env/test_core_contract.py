@@ -117,15 +117,33 @@ def test_a_default_observation_writer_shows_the_position_even_after_someone_else
     (an agent scribbling on the array it was given, a draft writer sharing the buffer)."""
     core = EnvCore()
     game, rng = core.new_game(11), np.random.default_rng(11)
-    shared, fresh = np.zeros(core.encoder.size, np.float32), np.zeros(core.encoder.size, np.float32)
-    write = core.observation_writer(shared)
+    shared, other = np.zeros(core.encoder.size, np.float32), np.zeros(core.encoder.size, np.float32)
+    fresh = np.zeros(core.encoder.size, np.float32)
+    writers = [(core.observation_writer(shared), shared), (core.encoder.writer(other), other)]  # both defaults
     for _ in range(40):
         if game.is_over:
             break
         player = game.current_player
-        write(game, player)
         core.encoder.encode(game, player, fresh)
-        assert np.array_equal(shared, fresh)
-        shared[:] = 7.0  # someone else writes into the buffer between two writes
+        for write, out in writers:
+            write(game, player)
+            assert np.array_equal(out, fresh)
+            out[:] = 7.0  # someone else writes into the buffer between two writes
         legal = list(core.legal(game).values())
         game.apply(legal[int(rng.integers(len(legal)))])
+
+
+@pytest.mark.parametrize("setting, value", [
+    ("seat", "0"), ("illegal_action", 3), ("illegal_reward", "x"), ("normalize_observations", "yes"),
+    ("turn_limit", 2.5), ("decks", 5),
+])
+def test_a_gym_env_setting_of_the_wrong_type_is_refused_by_name_in_either_build(setting, value):
+    """The compiled build checks annotated types on entry; the settings are checked by the env, which names them."""
+    with pytest.raises(ValueError, match=setting if setting != "decks" else "two decks"):
+        CcgDuelEnv(**{setting: value})
+
+
+def test_log_is_a_yes_or_no_setting():
+    assert EnvCore(log=1).log is True and EnvCore(log=np.bool_(False)).log is False
+    with pytest.raises(ValueError, match="log: expected True or False, got 'yes'"):
+        EnvCore(log="yes")
