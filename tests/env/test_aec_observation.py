@@ -325,3 +325,33 @@ def test_a_minion_frozen_on_any_turn_shows_frozen_even_on_the_first_turn(encoder
 def test_the_encoders_bounds_and_scale_are_float32_like_the_observation(encoder):
     assert encoder.low.dtype == encoder.high.dtype == encoder.scale.dtype == encoder.space.dtype == np.float32
     assert not encoder.low.any() and (encoder.high > 0).all()
+
+
+KEYWORD_COLUMNS = ["keyword_taunt", "keyword_charge", "keyword_divine_shield", "keyword_windfury", "keyword_lifesteal",
+                   "keyword_poisonous", "keyword_stealth", "keyword_freeze"]
+CLASS_COLUMNS = ["class_neutral", "class_mage", "class_warrior", "class_paladin", "class_priest", "class_rogue",
+                 "class_warlock"]
+MINION_COLUMNS = ["present", "attack", "health", "max_health", "can_attack", "sleeping", "frozen", *KEYWORD_COLUMNS]
+#: the names users index the observation by (``encoder.columns``; card columns apart): renaming one breaks them
+NAMED_COLUMNS = {
+    "own_hero": ["health", "armor", "attack", "weapon_attack", "weapon_durability", "frozen", "can_attack"],
+    "mana": ["mana", "max_mana", "enemy_max_mana"],
+    "zone_sizes": ["deck", "hand", "graveyard", "battlefield", "secrets"],
+    "fatigue": ["own", "enemy"],
+    "turn": ["turn", "went_first"],
+    "own_hand": ["present", "cost", "attack", "health", "affordable", *KEYWORD_COLUMNS, "type_minion", "type_spell",
+                 "type_weapon", "type_secret", "has_target", "target_required"],
+    "own_battlefield": MINION_COLUMNS, "enemy_battlefield": MINION_COLUMNS, "own_secrets": [],
+    "own_hero_class": CLASS_COLUMNS, "enemy_hero_class": CLASS_COLUMNS,
+    "hero_powers": ["has_power", "cost", "used_this_turn", "usable_now"],
+    "in_mulligan": ["in_mulligan"], "mulligan_marked": [f"hand_slot_{slot}" for slot in range(RULES.max_hand)],
+}
+
+
+def test_every_piece_names_its_columns_and_card_columns_follow_the_card_order(encoder):
+    card_columns = [f"card_{card.id}" for card in card_order(default_cards())]
+    expected = {**NAMED_COLUMNS, "enemy_hero": NAMED_COLUMNS["own_hero"]}
+    assert [p.name for p in encoder.pieces] == list(encoder.columns) and set(encoder.columns) == set(expected)
+    for name, columns in encoder.columns.items():
+        with_cards = name in ("own_hand", "own_battlefield", "enemy_battlefield", "own_secrets")
+        assert list(columns) == expected[name] + (card_columns if with_cards else []), name
