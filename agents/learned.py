@@ -160,4 +160,4 @@ def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False)
 
     rules, cards = resolve_rules(rules), resolve_cards(cards)
     battle = ObservationEncoder(rules, cards)
-    return DraftEncoder(battle, rules, cards).scale if draft else battle.scale
+    return DraftEncoder(battle, rules).scale if draft else battle.scale

@@ -174,7 +174,7 @@ class EnvCore:
         #: the battle observation's encoder (the whole observation in duel mode, its first part in draft mode)
         self.encoder = ObservationEncoder(self.rules, self.cards)
         #: draft mode: the encoder of the whole observation, battle part then draft pieces (else None)
-        self.draft_encoder: DraftEncoder | None = (DraftEncoder(self.encoder, self.rules, self.cards)
+        self.draft_encoder: DraftEncoder | None = (DraftEncoder(self.encoder, self.rules)
                                                    if drafting else None)
         #: draft mode: the seats' hero classes (None: drawn per draft)
         self.heroes: tuple[Any, ...] | None = None

@@ -26,7 +26,7 @@ from typing import Final
 import gymnasium
 import numpy as np
 
-from ..engine import CardSet, Rules
+from ..engine import Rules
 from ..engine.draft import OFFER_SIZE, Draft
 from ..engine.vocabulary import CardClass
 from .observation import STAT_CAP, ObservationEncoder, Piece, PieceLayout
@@ -45,10 +45,10 @@ class DraftEncoder(PieceLayout):
         size, pieces, columns, low, high, scale, space: of the whole vector, battle pieces first.
     """
 
-    def __init__(self, battle: ObservationEncoder, rules: Rules, cards: CardSet) -> None:
+    def __init__(self, battle: ObservationEncoder, rules: Rules) -> None:
         self.battle = battle
         self.rules = rules
-        self.cards = battle.cards
+        self.cards = battle.cards  # the draft offers and counts the battle's cards
         self.battle_size = battle.size
         self._index = {card.id: i for i, card in enumerate(self.cards)}
         card_columns = tuple(f"card_{c.id}" for c in self.cards)

@@ -86,6 +86,7 @@ def test_the_turn_limit_truncates_both_agents_with_zero_reward():
     assert raw.rewards == {"player_0": 0.0, "player_1": 0.0}
     assert raw.infos["player_0"]["result"] == "turn_limit" and raw.infos["player_0"]["turn"] == 5
     assert raw.observation_space("player_0").contains(raw.observe("player_0"))
+    assert raw.encoder.view(raw.observe("player_0")["observation"])["turn"][0] == 5  # turn_limit + 1, not clipped
 
 
 def test_same_seed_same_game_and_reset_sequences_are_reproducible():

@@ -139,11 +139,17 @@ def test_a_default_observation_writer_shows_the_position_even_after_someone_else
 ])
 def test_a_gym_env_setting_of_the_wrong_type_is_refused_by_name_in_either_build(setting, value):
     """The compiled build checks annotated types on entry; the settings are checked by the env, which names them."""
-    with pytest.raises(ValueError, match=setting if setting != "decks" else "two decks"):
+    with pytest.raises(ValueError, match=f"^{setting}: " if setting != "decks" else "two decks"):
         CcgDuelEnv(**{setting: value})
 
 
 def test_log_is_a_yes_or_no_setting():
-    assert EnvCore(log=1).log is True and EnvCore(log=np.bool_(False)).log is False
-    with pytest.raises(ValueError, match="log: expected True or False, got 'yes'"):
-        EnvCore(log="yes")
+    assert EnvCore(log=1).log is True and EnvCore(log=0).log is False and EnvCore(log=np.bool_(False)).log is False
+    for value in ("yes", 2, 1.0):
+        with pytest.raises(ValueError, match=f"^log: expected True or False, got {value!r}$"):
+            EnvCore(log=value)
+
+
+def test_a_fixed_deck_pair_leaves_the_pool_empty_and_random_decks_fill_it():
+    assert EnvCore(decks=["aggro", "ramp"]).deck_pool == () and EnvCore(decks="random").deck_pool
+    assert EnvCore(decks="random").decks is None
