@@ -291,7 +291,7 @@ def test_a_hero_frozen_on_any_turn_shows_frozen_to_both_players_even_on_the_firs
             assert view["enemy_hero" if viewer == seat else "own_hero"][frozen_column] == float(seat == 1)
 
 
-def test_a_hand_cards_health_column_shows_a_minions_health_and_a_weapons_durability(encoder):
+def test_a_hand_cards_stats_show_a_minions_health_a_weapons_durability_and_whether_it_names_a_target(encoder):
     board = {"players": [{"mana": 3, "max_mana": 3, "hand": ["chillwind_yeti", "fiery_war_axe", "fireball", "wisp"]},
                          {}]}
     view = encoded(encoder, Game.from_scenario(board, cards=default_cards()), 0)
@@ -300,6 +300,9 @@ def test_a_hand_cards_health_column_shows_a_minions_health_and_a_weapons_durabil
                                                  [1, 3, 3, 2, 1],  # a 3/2 weapon: durability 2 in the health column
                                                  [1, 4, 0, 0, 0],
                                                  [1, 0, 1, 1, 1]]
+    columns = encoder.columns["own_hand"]
+    targets = view["own_hand"][:4, [columns.index("has_target"), columns.index("target_required")]]
+    assert targets.tolist() == [[0, 0], [0, 0], [1, 1], [0, 0]]  # only Fireball names a target
 
 
 @pytest.mark.parametrize("cost, shown", [(250, 100), (-3, 0), (100, 100), (0, 0), (2, 2)])
