@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ccg_env.engine import Keyword
+from ccg_env.engine import Game, Keyword, default_cards, load_cards
 
 from .helpers import (
     ENEMY, ME, attack, board, can_attack, covers, done_kinds, end_turn, has, hero, ids, make_game, minion, play,
@@ -80,6 +80,20 @@ def test_warsong_commander_gives_nothing_to_a_summoned_minion_that_died_first(pl
     dead = game.player(ENEMY).graveyard[-1]
     assert ids([dead]) == [played] and dead.health <= 0 and not has(dead, Keyword.CHARGE)
     assert "Reap" in done_kinds(game) and "GiveKeyword" not in done_kinds(game)
+
+
+@covers("warsong_commander")
+def test_a_warsong_commander_summoned_by_an_effect_does_not_give_itself_charge(tmp_path):
+    """'After you summon a minion' reacts to other minions: the summoned commander was not there to see itself."""
+    extra = tmp_path / "call.yaml"
+    extra.write_text("cards:\n  - {id: test_call_the_commander, name: Call the Commander, type: spell, cost: 1,\n"
+                     "     abilities: [{trigger: battlecry, effect: summon, card: warsong_commander}]}\n")
+    cards = load_cards([*default_cards().sources, extra])
+    game = Game.from_scenario({"current": ME, "turn": 3, "players": [
+        {"mana": 10, "hand": ["test_call_the_commander"]}, {"mana": 10}]}, cards=cards)
+    play(game, "test_call_the_commander")
+    assert ids(game.player(ME).battlefield) == ["warsong_commander"]
+    assert not has(minion(game, ME), Keyword.CHARGE) and "GiveKeyword" not in done_kinds(game)
 
 
 @covers("gurubashi_berserker")

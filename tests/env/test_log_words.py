@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game
+from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.log_words import LogWords, player_turn
 from ccg_env.engine.view import GameView
@@ -95,3 +95,13 @@ def test_a_seat_needs_the_views_visibility_rule():
         LogWords(game, 0)
     with pytest.raises(ValueError, match="viewer must be 0, 1 or None"):
         LogWords(game, 2, can_see=lambda card: True)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_game_cut_at_the_turn_limit_ends_its_log_with_a_draw_for_both_seats(seat):
+    game = Game.from_scenario({"current": seat, "turn": 3, "players": [{}, {}]}, rules=Rules(turn_limit=3))
+    start = len(game.log)
+    game.apply(END_TURN)
+    assert game.state.result is not None and game.state.result.value == "turn_limit"
+    for viewer in (0, 1):
+        assert GameView(game, viewer).log_words().lines(start)[-1][1] == "Game over: the turn limit is reached, a draw"
