@@ -16,6 +16,7 @@ def test_every_id_of_the_action_space_is_accepted_and_the_ids_just_outside_are_r
     core = EnvCore()
     assert [core.action_id(i) for i in range(core.size)] == list(range(core.size))
     assert core.action_id(np.int64(core.size - 1)) == core.size - 1
+    assert core.action_id(np.int64(0)) == 0 and core.action_id(np.array(0, dtype=np.int32)) == 0  # both ends, NumPy
     for outside in (core.size, np.int64(core.size), -1):
         with pytest.raises(ValueError, match=rf"out of the action space: expected an integer in 0\.\.{core.size - 1}"):
             core.action_id(outside)
