@@ -216,3 +216,17 @@ def test_an_attack_whose_defender_dies_in_the_prepare_phase_deals_no_combat_dama
     assert game.player(0).battlefield == [] and target.health == {"bloodfen_raptor": 0, "wisp": -1}[defender]
     assert yeti.health == 5
     assert not any(e.kind == "Damage" and any(h.source is yeti for h in e.action.hits) for e in game.log)
+
+
+def test_an_attack_with_the_enemys_minion_or_a_card_in_hand_is_cancelled_by_the_validator():
+    """Players' choices are checked before they become actions; an Attack performed directly (by an effect, a
+    scenario or a test) meets the validator, which refuses any attacker that is not the player's character in play."""
+    from ccg_env.engine.actions import Attack
+
+    game = Game.from_scenario(board({"battlefield": ["chillwind_yeti"], "hand": ["wisp"]},
+                                    {"battlefield": ["chillwind_yeti"]}), log=True)
+    enemy_hero = game.player(1).hero
+    for attacker in (game.player(1).battlefield[0], game.player(0).hand[0]):
+        game.perform(Attack(0, attacker, enemy_hero))
+        assert game.log[-1].cancelled == f"{attacker!r} is not a character of player 0 in play"
+    assert enemy_hero.health == 30 and game.player(1).battlefield[0].attacks_made == 0
