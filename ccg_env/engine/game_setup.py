@@ -48,7 +48,7 @@ def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None = No
         return load_cards([cards])
     try:
         paths = list(cards)
-    except TypeError:  # not iterable: a number, a dict view of nothing...
+    except TypeError:  # not iterable (a number, for example)
         raise TypeError(f"cards: expected a CardSet, a card YAML path or a list of paths, got {cards!r}") from None
     return load_cards(paths)
 
