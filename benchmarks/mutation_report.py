@@ -33,7 +33,9 @@ EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.txt"
 #: mutmut 3's exit codes (mutmut.stats.status_by_exit_code), spelled out so the report needs no mutmut import.
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
           24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", 37: "caught by type check",
-          -11: "segfault", -9: "segfault", 2: "interrupted", None: "not checked"}
+          -11: "segfault", -9: "interrupted", 2: "interrupted", None: "not checked"}
+# -9 (SIGKILL) is no verdict: with two workers (--max-children 2) mutmut's children were killed from outside mid-run,
+# string mutants among them (2026-11-26); such a mutant is reported as not run, to be run again.
 DETECTED = {"killed", "timeout", "caught by type check", "segfault"}
 #: a listed equivalent mutant that was not run: shown among the equivalents, out of the score like them
 LISTED_NOT_RUN = "equivalent, not run"
@@ -102,14 +104,15 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
 
 
 def not_run(mutants: Path, prefixes: list[str], equivalents: dict[str, str]) -> list[str]:
-    """Names of the mutants with no verdict yet in the mutated files whose path starts with one of ``prefixes``,
-    leaving out the listed equivalent mutants (a run could only show them surviving)."""
+    """Names of the mutants with no verdict yet (not run, or interrupted) in the mutated files whose path starts with
+    one of ``prefixes``, leaving out the listed equivalent mutants (a run could only show them surviving)."""
     names = []
     for meta in sorted(mutants.rglob("*.py.meta")):
         module = str(meta.relative_to(mutants))[: -len(".meta")]
         if any(module.startswith(prefix) for prefix in prefixes):
             codes = json.loads(meta.read_text())["exit_code_by_key"]
-            names += [name for name, code in codes.items() if code is None and name not in equivalents]
+            names += [name for name, code in codes.items()
+                      if (code is None or STATUS.get(code) == "interrupted") and name not in equivalents]
     return names
 
 
@@ -129,7 +132,7 @@ def table(results: list[ModuleResult]) -> str:
         score = "-" if r.score is None else f"{r.score:.1f}%"
         name = f"**{r.module}**" if r.module == "all" else f"`{r.module}`"
         rows.append(f"| {name} | {sum(c.values())} | {r.checked} | {c['killed']} | {c['timeout']} | {c['survived']} | "
-                    f"{c['no tests']} | {r.equivalent + c[LISTED_NOT_RUN]} | {c['not checked']} | {score} |")
+                    f"{c['no tests']} | {r.equivalent + c[LISTED_NOT_RUN]} | {c['not checked'] + c['interrupted']} | {score} |")
     return "\n".join(rows)
 
 

@@ -75,6 +75,13 @@ def test_not_run_names_only_the_mutants_without_a_verdict_under_the_given_paths(
     assert capsys.readouterr().out == "pkg.a.x_f__mutmut_5 pkg.sub.c.x_h__mutmut_1\n"
 
 
+def test_a_mutant_killed_by_sigkill_has_no_verdict_and_is_named_to_run_again(results):
+    write_meta(results, "pkg/c.py", {"pkg.c.x_k__mutmut_1": -9, "pkg.c.x_k__mutmut_2": KILLED})
+    c = next(r for r in report.read_results(results, {}) if r.module == "pkg/c.py")
+    assert (c.checked, c.detected, c.score) == (1, 1, 100.0)  # the SIGKILLed one is neither detected nor missed
+    assert report.not_run(results, ["pkg/c.py"], {}) == ["pkg.c.x_k__mutmut_1"]
+
+
 def test_a_listed_equivalent_not_run_yet_is_not_named_to_run_and_is_shown_among_the_equivalents(results):
     equivalent = {"pkg.a.x_f__mutmut_5": "same behaviour"}
     assert report.not_run(results, ["pkg/"], equivalent) == []
