@@ -330,6 +330,7 @@ def test_a_minion_frozen_on_any_turn_shows_frozen_even_on_the_first_turn(encoder
 def test_the_encoders_bounds_and_scale_are_float32_like_the_observation(encoder):
     assert encoder.low.dtype == encoder.high.dtype == encoder.scale.dtype == encoder.space.dtype == np.float32
     assert not encoder.low.any() and (encoder.high > 0).all()
+    assert encoder.rules is RULES  # the rules its layout was built for
 
 
 KEYWORD_COLUMNS = ["keyword_taunt", "keyword_charge", "keyword_divine_shield", "keyword_windfury", "keyword_lifesteal",
