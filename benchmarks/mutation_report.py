@@ -94,7 +94,7 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
             if name in equivalents and status in ("survived", "no tests"):
                 result.equivalent += 1
                 status = "equivalent"
-            elif name in equivalents and status == "not checked":  # listed before its run: it would survive
+            elif name in equivalents and status in ("not checked", "interrupted"):  # listed, no verdict
                 status = LISTED_NOT_RUN
             result.counts[status] += 1
             if status in ("survived", "no tests", "suspicious"):
@@ -131,8 +131,9 @@ def table(results: list[ModuleResult]) -> str:
         c = r.counts
         score = "-" if r.score is None else f"{r.score:.1f}%"
         name = f"**{r.module}**" if r.module == "all" else f"`{r.module}`"
+        equivalent, not_run_yet = r.equivalent + c[LISTED_NOT_RUN], c["not checked"] + c["interrupted"]
         rows.append(f"| {name} | {sum(c.values())} | {r.checked} | {c['killed']} | {c['timeout']} | {c['survived']} | "
-                    f"{c['no tests']} | {r.equivalent + c[LISTED_NOT_RUN]} | {c['not checked'] + c['interrupted']} | {score} |")
+                    f"{c['no tests']} | {equivalent} | {not_run_yet} | {score} |")
     return "\n".join(rows)
 
 

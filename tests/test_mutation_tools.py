@@ -80,6 +80,9 @@ def test_a_mutant_killed_by_sigkill_has_no_verdict_and_is_named_to_run_again(res
     c = next(r for r in report.read_results(results, {}) if r.module == "pkg/c.py")
     assert (c.checked, c.detected, c.score) == (1, 1, 100.0)  # the SIGKILLed one is neither detected nor missed
     assert report.not_run(results, ["pkg/c.py"], {}) == ["pkg.c.x_k__mutmut_1"]
+    listed = {"pkg.c.x_k__mutmut_1": "same behaviour"}  # a listed one is not run again and counts as equivalent
+    c = next(r for r in report.read_results(results, listed) if r.module == "pkg/c.py")
+    assert report.not_run(results, ["pkg/c.py"], listed) == [] and c.counts[report.LISTED_NOT_RUN] == 1
 
 
 def test_a_listed_equivalent_not_run_yet_is_not_named_to_run_and_is_shown_among_the_equivalents(results):
