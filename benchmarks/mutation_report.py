@@ -104,15 +104,17 @@ def read_results(mutants: Path, equivalents: dict[str, str]) -> list[ModuleResul
 
 
 def not_run(mutants: Path, prefixes: list[str], equivalents: dict[str, str]) -> list[str]:
-    """Names of the mutants with no verdict yet (not run, or interrupted) in the mutated files whose path starts with
-    one of ``prefixes``, leaving out the listed equivalent mutants (a run could only show them surviving)."""
+    """Names of the mutants with no verdict yet (not run, or interrupted) or with no tests in the mutated files whose
+    path starts with one of ``prefixes``, leaving out the listed equivalent mutants (a run could only show them
+    surviving). A mutant that had no tests is named again because tests added since may reach it (mutmut maps
+    tests to functions when it sees them first); if none does, its re-run takes no time."""
     names = []
     for meta in sorted(mutants.rglob("*.py.meta")):
         module = str(meta.relative_to(mutants))[: -len(".meta")]
         if any(module.startswith(prefix) for prefix in prefixes):
             codes = json.loads(meta.read_text())["exit_code_by_key"]
             names += [name for name, code in codes.items()
-                      if (code is None or STATUS.get(code) == "interrupted") and name not in equivalents]
+                      if (code is None or STATUS.get(code) in ("interrupted", "no tests")) and name not in equivalents]
     return names
 
 
@@ -143,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="list modules whose mutants were not run too")
     parser.add_argument("--min-score", type=float, help="exit 1 when the overall score (percent) is below this")
     parser.add_argument("--not-run", nargs="+", metavar="PATH",
-                        help="only print the names of the mutants not run yet in files under these paths")
+                        help="only print the names of the mutants not run yet (or run with no tests) in files "
+                             "under these paths")
     args = parser.parse_args(argv)
     if not args.mutants.is_dir():
         print(f"no mutmut results in {args.mutants}: run `make mutation` first", file=sys.stderr)

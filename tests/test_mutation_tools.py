@@ -66,9 +66,10 @@ def test_listed_equivalent_mutants_leave_the_denominator_and_the_survivor_list(r
     assert (a.equivalent, a.score, a.survivors) == (1, 100.0, [])  # a killed mutant stays a kill
 
 
-def test_not_run_names_only_the_mutants_without_a_verdict_under_the_given_paths(results, capsys):
+def test_not_run_names_the_mutants_without_a_verdict_or_tests_under_the_given_paths(results, capsys):
     write_meta(results, "pkg/sub/c.py", {"pkg.sub.c.x_h__mutmut_1": NOT_RUN, "pkg.sub.c.x_h__mutmut_2": KILLED})
-    assert report.not_run(results, ["pkg/"], {}) == ["pkg.a.x_f__mutmut_5", "pkg.sub.c.x_h__mutmut_1"]
+    assert report.not_run(results, ["pkg/"], {}) == ["pkg.a.x_f__mutmut_5", "pkg.b.x_g__mutmut_2",
+                                                     "pkg.sub.c.x_h__mutmut_1"]
     assert report.not_run(results, ["pkg/sub/"], {}) == ["pkg.sub.c.x_h__mutmut_1"]
     assert report.not_run(results, ["x/"], {}) == []
     assert report.main(["--mutants", str(results), "--not-run", "pkg/a.py", "pkg/sub/"]) == 0
@@ -87,7 +88,7 @@ def test_a_mutant_killed_by_sigkill_has_no_verdict_and_is_named_to_run_again(res
 
 def test_a_listed_equivalent_not_run_yet_is_not_named_to_run_and_is_shown_among_the_equivalents(results):
     equivalent = {"pkg.a.x_f__mutmut_5": "same behaviour"}
-    assert report.not_run(results, ["pkg/"], equivalent) == []
+    assert report.not_run(results, ["pkg/a.py"], equivalent) == []
     a = next(r for r in report.read_results(results, equivalent) if r.module == "pkg/a.py")
     assert (a.checked, a.score, a.counts["not checked"]) == (4, 75.0, 0)  # out of the score, as when not run
     row = next(line for line in report.table([a]).splitlines() if "pkg/a.py" in line)

@@ -74,6 +74,7 @@ def assert_cheap(report: dict) -> None:
     assert len(report["error"]) < 600, report
 
 
+@pytest.mark.subprocess_bounds
 def test_a_yaml_alias_bomb_in_a_card_file_is_refused_at_once(tmp_path):
     path = tmp_path / "bomb.yaml"
     path.write_text(card_bomb())
@@ -84,6 +85,7 @@ def test_a_yaml_alias_bomb_in_a_card_file_is_refused_at_once(tmp_path):
     assert_cheap(report)
 
 
+@pytest.mark.subprocess_bounds
 def test_a_yaml_alias_bomb_in_a_rules_file_is_refused_at_once(tmp_path):
     path = tmp_path / "rules.yaml"
     path.write_text(alias_bomb() + "max_hand: *a9\n")
@@ -92,6 +94,7 @@ def test_a_yaml_alias_bomb_in_a_rules_file_is_refused_at_once(tmp_path):
     assert_cheap(report)
 
 
+@pytest.mark.subprocess_bounds
 def test_a_deeply_nested_json_state_is_a_state_error_naming_where(tmp_path):
     prefix = '{"format": "ccg-env/state", "version": 1, "rules": '
     path = tmp_path / "deep.json"
