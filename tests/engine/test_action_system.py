@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from ccg_env.engine import EngineBusyError, Game
+from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game
 from ccg_env.engine.actions import DrawCards, GameAction, Overdraw
 from ccg_env.engine.events import Phase
 
@@ -44,6 +44,20 @@ def test_reactions_sort_by_priority_then_order_of_play_depth_first():
     depths = [(e.depth, e.action.label) for e in game.log]
     assert depths == [(0, "root"), (1, "urgent"), (1, "early"), (2, "early.child"), (3, "early.grandchild"),
                       (1, "early-tie"), (1, "late")]
+
+
+@pytest.mark.parametrize("first_played", ["freezer", "berserker"])
+def test_a_damage_trigger_and_a_freeze_from_one_hit_resolve_in_order_of_play(first_played):
+    """Neither reaction to the hit outranks the other: the card played first reacts first (Hearthstone's rule for
+    simultaneous triggers), whichever side it is on."""
+    freezer = {"card": "water_elemental", "sleeping": False, "order_of_play": 1 if first_played == "freezer" else 2}
+    berserker = {"card": "gurubashi_berserker", "order_of_play": 2 if first_played == "freezer" else 1}
+    game = Game.from_scenario(board({"battlefield": [freezer]}, {"battlefield": [berserker]}), log=True)
+    attacker, defender = game.player(0).battlefield[0], game.player(1).battlefield[0]
+    game.apply(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
+    reactions = [e.kind for e in game.log if e.depth == 2]
+    assert reactions == (["Freeze", "TriggerAbility"] if first_played == "freezer" else ["TriggerAbility", "Freeze"])
+    assert defender.frozen_on_turn == game.state.turn and defender.attack == 2 + 3
 
 
 def test_prepare_reactions_resolve_before_perform():

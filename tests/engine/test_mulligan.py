@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules
-from ccg_env.engine.actions import ChangeTurn
+from ccg_env.engine.actions import ChangeTurn, Mulligan, MulliganMark
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.invariants import InvariantError, InvariantMonitor, check_invariants
@@ -225,6 +225,18 @@ def test_a_turn_change_performed_in_the_mulligan_is_refused_and_logged_with_why(
     [entry] = game.log[before:]
     assert isinstance(entry.action, ChangeTurn) and entry.cancelled == (
         "the mulligan is not over (end_turn in the mulligan means: done, keep the rest of the hand)")
+
+
+def test_mulligan_actions_performed_after_the_mulligan_are_refused_and_logged_with_why():
+    game = Game.new(seed=4)
+    put_back(game)
+    put_back(game)
+    hand = list(game.player(0).hand)
+    before = len(game.log)
+    game.perform(MulliganMark(0, hand[0]))
+    game.perform(Mulligan(0))
+    assert [e.cancelled for e in game.log[before:]] == ["the mulligan is over"] * 2
+    assert game.player(0).hand == hand and game.player(0).marked == []
 
 
 def test_a_scenario_starts_in_battle_unless_it_asks_for_the_mulligan():
