@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
+from ccg_env.engine.actions import GameAction
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.log_words import LogWords, player_turn
 from ccg_env.engine.view import GameView
+
+
+@dataclass(slots=True, eq=False)
+class Note(GameAction):
+    """An action kind the log has no sentence for."""
+
+    label: str = ""
 
 
 def _fireball_on_yeti() -> tuple[Game, int]:
@@ -87,6 +97,41 @@ def test_every_action_kind_of_a_full_game_has_a_sentence():
         for line in words.text():
             assert "(" not in line.split(" ")[0], f"a raw repr in the log: {line!r}"
     assert GameView(game, game.winner).log_words().text()[-1] == "Game over: you win"
+
+
+def _played_in_words(card: str, target: str | None = None, mine: list | None = None, theirs: list | None = None,
+                     seat: int = 0) -> list[str]:
+    """Seat 0 plays ``card`` (at its hero, or at the first minion of either side); the play's sentences from ``seat``."""
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": [card], "battlefield": mine or [], "health": 20}, {"mana": 10, "battlefield": theirs or []}]})
+    targets = {None: None, "my hero": game.player(0).hero, "my minion": (game.player(0).battlefield or [None])[0],
+               "enemy minion": (game.player(1).battlefield or [None])[0]}
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, targets[target] and targets[target].uid))
+    return [line.strip() for line in GameView(game, seat).log_words().text(start)]
+
+
+@pytest.mark.parametrize("card, target, mine, theirs, sentence", [
+    ("holy_light", "my hero", [], [], "Holy Light restores 6 health to your hero"),
+    ("hand_of_protection", "my minion", ["chillwind_yeti"], [], "Hand of Protection gives Chillwind Yeti divine_shield"),
+    ("frostbolt", "enemy minion", [], ["chillwind_yeti"], "Frostbolt freezes Chillwind Yeti"),
+    ("execute", "enemy minion", [], [{"card": "chillwind_yeti", "health": 2}], "Execute destroys Chillwind Yeti"),
+    ("shield_block", None, [], [], "Your hero gains 5 armor"),
+])
+def test_each_effect_has_its_own_sentence(card, target, mine, theirs, sentence):
+    assert sentence in _played_in_words(card, target, mine, theirs)
+
+
+def test_a_secret_is_named_to_its_owner_only():
+    assert _played_in_words("ice_barrier")[1] == "You place a secret (Ice Barrier)"
+    assert _played_in_words("ice_barrier", seat=1)[1] == "Enemy places a secret"
+
+
+def test_an_action_without_a_sentence_reads_as_its_kind_and_fields():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [{"mana": 10}, {"mana": 10}]})
+    start = len(game.log)
+    game.perform(Note(1, "hello"))
+    assert GameView(game, 0).log_words().text(start) == ["Note(Enemy, label=hello)"]
 
 
 def test_a_seat_needs_the_views_visibility_rule():
