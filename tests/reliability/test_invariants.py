@@ -138,6 +138,20 @@ def test_the_monitor_finds_a_log_that_shrank():
         monitor.check()
 
 
+def test_the_monitor_follows_a_clone_and_a_restored_game_without_its_log():
+    game = Game.new(seed=2)
+    monitor = InvariantMonitor(game)
+    restored = Game.from_json(game.to_json())  # a JSON round trip starts a new, empty log
+    monitor.rebind(restored)
+    monitor.check()
+    clone = restored.clone()
+    monitor.rebind(clone)
+    clone.player(0).hand.pop()
+    with pytest.raises(InvariantError, match=r"^\[nothing-lost\]"):
+        monitor.check()
+    assert monitor.game is clone
+
+
 def test_log_check_resumes_from_an_offset():
     entries = [LogEntry(0, TurnStart(0)), LogEntry(1, TurnStart(0)), LogEntry(3, TurnStart(0))]
     check_log(entries[:2])
