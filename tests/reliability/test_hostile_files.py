@@ -234,3 +234,35 @@ def test_a_state_document_over_the_size_limit_is_refused_before_parsing():
 def test_numbers_at_the_limit_still_load():
     text = _state(lambda d: d["players"][0]["zones"]["hand"][0].update(attack=MAX_NUMBER))
     assert Game.from_json(text).player(0).hand[0].attack == MAX_NUMBER
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_state_nested_too_deeply_to_parse_names_where_it_first_nests_too_deep(as_bytes):
+    """The in-process twin of the subprocess test above: brackets inside strings and closed ones do not count."""
+    prefix = '{"format": "ccg-env/state", "version": 1, "note": "[[{{", "x": [[1], {"a": []}],\n "rules": '
+    text = prefix + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(StateError) as info:
+        Game.from_json(text.encode() if as_bytes else text)
+    assert str(info.value) == (f"not a JSON document: nested more than 100 levels deep at character "
+                               f"{len(prefix) + 99} (line 2)")
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def test_a_state_the_parser_cannot_nest_on_a_nearly_full_stack_is_a_state_error():
+    """Parsed with little stack left, 60 levels are too many for the parser yet few enough to name no place."""
+    text = '{"format": "ccg-env/state", "version": 1, "rules": ' + "[" * 60 + "]" * 60 + "}"
+
+    def parse_at(levels: int) -> str:
+        if levels > 0:
+            return parse_at(levels - 1)
+        with pytest.raises(StateError) as info:
+            Game.from_json(text)
+        return str(info.value)
+
+    assert parse_at(sys.getrecursionlimit() - _stack_depth() - 40) == "not a JSON document: nested too deeply to parse"
