@@ -1,0 +1,96 @@
+"""The engine's small public helpers: game repr, deck names, log rendering, bus removal, attacks, read-only views."""
+
+from __future__ import annotations
+
+import json
+
+from ccg_env.engine import Choice, ChoiceKind, Game, Keyword, Result
+from ccg_env.engine.actions import ChangeTurn, GameAction
+from ccg_env.engine.attacks import allowed_attacks
+from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.events import Phase
+from ccg_env.engine.game import default_decks
+from ccg_env.engine.log import format_log
+from ccg_env.engine.view import GameView
+
+
+def _fireball_board() -> Game:
+    """Seat 0 holds a Fireball and an awake Yeti; seat 1 has a Yeti and a Goldshire Footman (taunt)."""
+    return Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": ["fireball"], "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+        {"mana": 10, "battlefield": ["chillwind_yeti", "goldshire_footman"]}]})
+
+
+def test_a_games_repr_says_the_turn_who_acts_and_the_result():
+    game = _fireball_board()
+    assert repr(game) == "<Game turn 3, player 0 to act, in progress>"
+    game.state.result = Result.DRAW
+    assert repr(game) == "<Game turn 3, player 0 to act, draw>"
+
+
+def test_default_decks_names_every_packaged_deck():
+    assert default_decks() == list(default_deck_paths()) and "midrange" in default_decks()
+
+
+def test_log_entries_render_as_an_indented_tree_and_as_plain_data():
+    game = _fireball_board()
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, game.player(1).battlefield[0].uid))
+    entries = game.log[start:]
+    lines = format_log(entries).split("\n")
+    assert len(lines) == len(entries) and lines[0].startswith("PlayCard(player=0, card=")
+    assert lines[1].startswith("  CastSpell(") and lines[3].startswith("      Damage(")
+    data = json.loads(json.dumps([e.to_dict() for e in entries]))
+    assert data[0] == {"depth": 0, "kind": "PlayCard", "player": 0, "card": entries[0].action.card.uid,
+                       "target": entries[0].action.target.uid}
+    assert [d["depth"] for d in data] == [e.depth for e in entries] and not any("cancelled" in d for d in data)
+
+
+def test_a_cancelled_entry_keeps_its_reason_in_plain_data_and_in_text():
+    game = Game.new(seed=4)  # in the mulligan, where a turn change is refused
+    before = len(game.log)
+    game.perform(ChangeTurn(0, 1))
+    entry = game.log[before]
+    assert entry.cancelled and entry.cancelled.startswith("the mulligan is not over")
+    assert entry.to_dict()["cancelled"] == entry.cancelled
+    assert str(entry).endswith(f")  [cancelled: {entry.cancelled}]")
+
+
+class _Ping(GameAction):
+    """A test action."""
+
+    __slots__ = ()
+
+
+def test_a_handler_taken_off_the_bus_no_longer_runs_even_after_its_plan_was_cached():
+    game = _fireball_board()
+    seen: list[str] = []
+
+    def handler(g: Game, action: GameAction) -> None:
+        seen.append("ran")
+
+    game.bus.on(Phase.PERFORM, _Ping, handler)
+    game.perform(_Ping(0))
+    game.bus.off(Phase.PERFORM, _Ping, handler)
+    game.perform(_Ping(0))
+    assert seen == ["ran"]
+
+
+def test_allowed_attacks_are_the_taunts_and_none_for_a_sleeping_minion():
+    game = _fireball_board()
+    attacker = game.player(0).battlefield[0]
+    assert [c.definition.id for c in allowed_attacks(game, attacker)] == ["goldshire_footman"]
+    attacker.sleeping = True
+    assert allowed_attacks(game, attacker) == []
+
+
+def test_card_views_show_keywords_and_graveyards_show_the_dead_oldest_first():
+    game = _fireball_board()
+    view = GameView(game, 0)
+    footman = game.player(1).battlefield[1]
+    seen = view.card(footman.uid)
+    assert seen is not None and seen.has(Keyword.TAUNT) and not seen.has(Keyword.CHARGE)
+    assert view.graveyard(1) == ()
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, footman.uid))
+    assert [c.card_id for c in view.graveyard(1)] == ["goldshire_footman"]
+    assert [c.card_id for c in view.graveyard(0)] == ["fireball"]
