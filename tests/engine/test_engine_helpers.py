@@ -1,4 +1,5 @@
-"""The engine's small public helpers: game repr, deck names, log rendering, bus removal, attacks, read-only views."""
+"""The engine's small public helpers: game repr, deck names, log rendering, bus removal, attacks, read-only views,
+choices in words."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from ccg_env.engine import Choice, ChoiceKind, Game, Keyword, Result
 from ccg_env.engine.actions import ChangeTurn, GameAction
 from ccg_env.engine.attacks import allowed_attacks
+from ccg_env.engine.choices import END_TURN, describe_choice
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.events import Phase
 from ccg_env.engine.game import default_decks
@@ -94,3 +96,45 @@ def test_card_views_show_keywords_and_graveyards_show_the_dead_oldest_first():
     game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, footman.uid))
     assert [c.card_id for c in view.graveyard(1)] == ["goldshire_footman"]
     assert [c.card_id for c in view.graveyard(0)] == ["fireball"]
+
+
+def _mage_board(current: int = 0) -> Game:
+    """A mage (seat 0) with Fireball, Wisp and an awake Yeti; seat 1 has a River Crocolisk."""
+    return Game.from_scenario({"current": current, "turn": 3, "players": [
+        {"mana": 10, "hero": "mage", "hand": ["fireball", "wisp"],
+         "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+        {"mana": 10, "battlefield": [{"card": "river_crocolisk", "sleeping": False}]}]})
+
+
+def test_each_kind_of_choice_reads_as_a_line_naming_cards_sides_and_stats():
+    game = _mage_board()
+    me, enemy = game.player(0), game.player(1)
+    fireball, wisp, yeti, croc = me.hand[0], me.hand[1], me.battlefield[0], enemy.battlefield[0]
+    power = me.hero_power[0]
+    lines = {
+        END_TURN: "End turn",
+        Choice(ChoiceKind.PLAY, wisp.uid): "Play Wisp",
+        Choice(ChoiceKind.PLAY, fireball.uid, me.hero.uid): "Play Fireball -> your hero",
+        Choice(ChoiceKind.PLAY, fireball.uid, enemy.hero.uid): "Play Fireball -> enemy hero",
+        Choice(ChoiceKind.PLAY, fireball.uid, yeti.uid): "Play Fireball -> your Chillwind Yeti (4/5)",
+        Choice(ChoiceKind.ATTACK, yeti.uid, croc.uid): "Attack with Chillwind Yeti -> enemy River Crocolisk (2/3)",
+        Choice(ChoiceKind.HERO_POWER, power.uid, croc.uid): "Use hero power Fireblast -> enemy River Crocolisk (2/3)",
+        Choice(ChoiceKind.PLAY, 999): "Play #999",
+    }
+    assert {choice: describe_choice(game, choice) for choice in lines} == lines
+
+
+def test_choice_lines_speak_from_the_side_on_turn():
+    game = _mage_board(current=1)
+    croc, yeti = game.player(1).battlefield[0], game.player(0).battlefield[0]
+    assert describe_choice(game, Choice(ChoiceKind.ATTACK, croc.uid, yeti.uid)) == (
+        "Attack with River Crocolisk -> enemy Chillwind Yeti (4/5)")
+    assert describe_choice(game, Choice(ChoiceKind.ATTACK, croc.uid, game.player(0).hero.uid)) == (
+        "Attack with River Crocolisk -> enemy hero")
+
+
+def test_mulligan_choices_read_as_putting_back_and_keeping():
+    game = Game.new(seed=4)
+    card = game.player(0).hand[0]
+    assert describe_choice(game, Choice(ChoiceKind.MULLIGAN, card.uid)) == f"Put back {card.name}"
+    assert describe_choice(game, END_TURN) == "Keep the rest of the hand"
