@@ -9,7 +9,9 @@ import pytest
 
 from agents.heuristic import choose
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
+from ccg_env.engine.actions import ChangeTurn
 from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.invariants import check_invariants
 from ccg_env.env.codec import ActionCodec, ActionLayout
 from ccg_env.engine.view import GameView
 
@@ -63,6 +65,43 @@ def test_public_log_names_own_draws_but_not_enemy_draws():
     assert own_draws and all("#" in line.split("drawn=")[1] for line in own_draws)
 
 
+def test_public_log_names_visible_cards_and_heroes_from_each_side():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": ["arcane_explosion"], "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+        {"mana": 10, "battlefield": ["river_crocolisk"]}]})
+    me, enemy = game.player(0), game.player(1)
+    spell, yeti, croc = me.hand[0].uid, me.battlefield[0].uid, enemy.battlefield[0].uid
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, spell))
+    game.apply(Choice(ChoiceKind.ATTACK, yeti, enemy.hero.uid))
+
+    def lines(who: str, hero: str) -> list[str]:
+        return [f"PlayCard({who}, card=Arcane Explosion#{spell}, target=None)",
+                f"  CastSpell({who}, card=Arcane Explosion#{spell}, target=None)",
+                f"    TriggerAbility({who}, card=Arcane Explosion#{spell}, ability=battlecry:damage, target=None, "
+                f"trigger_card=None, fizzled=False)",
+                f"      Damage({who}, hits=[{{source: Arcane Explosion#{spell}, target: River Crocolisk#{croc}, "
+                f"amount: 1}}])",
+                f"Attack({who}, attacker=Chillwind Yeti#{yeti}, defender={hero})",
+                f"  Damage({who}, hits=[{{source: Chillwind Yeti#{yeti}, target: {hero}, amount: 4}}])"]
+
+    assert GameView(game, 0).public_log(start) == lines("you", "enemy hero")
+    assert GameView(game, 1).public_log(start) == lines("enemy", "your hero")
+
+
+def test_public_log_hides_the_enemys_mulligan_marks_and_shows_why_an_action_was_cancelled():
+    game = Game.new(seed=4)
+    start = len(game.log)
+    card = game.player(0).hand[0]
+    game.apply(Choice(ChoiceKind.MULLIGAN, card.uid))
+    game.perform(ChangeTurn(0, 1))
+    why = "  [cancelled: the mulligan is not over (end_turn in the mulligan means: done, keep the rest of the hand)]"
+    assert GameView(game, 0).public_log(start) == [f"MulliganMark(you, card={card.name}#{card.uid})",
+                                                   f"ChangeTurn(you, next_player=1){why}"]
+    assert GameView(game, 1).public_log(start) == ["MulliganMark(enemy, card=a card)",
+                                                   f"ChangeTurn(enemy, next_player=1){why}"]
+
+
 def test_choices_and_action_ids_line_up_with_the_codec():
     game = mid_game()
     view = GameView(game, game.current_player, CODEC)
@@ -101,6 +140,7 @@ def test_determinize_keeps_public_state_and_hidden_multisets():
         assert Counter(c.definition.id for c in me.deck) == Counter(c.definition.id for c in game.player(0).deck)
         assert world.legal_actions() == game.legal_actions()
         assert world.state.log is None
+        check_invariants(world)  # every redealt card stands in the zone that lists it
     assert game.to_json() == before
 
 
@@ -149,6 +189,7 @@ def test_preferred_targets_follow_the_cards_preferred_mark():
     assert view.preferred_targets(fireball.uid) == [enemy.hero.uid, enemy.battlefield[0].uid]
     assert view.preferred_target(fireball.uid) == enemy.hero.uid
     assert view.preferred_targets(game.player(0).hand[1].uid) == []  # a wisp takes no target
+    assert view.preferred_target(game.player(0).hand[1].uid) is None
     with pytest.raises(ValueError, match="not in player 0's hand"):
         view.preferred_targets(enemy.hand[0].uid)
 
@@ -156,9 +197,9 @@ def test_preferred_targets_follow_the_cards_preferred_mark():
 def test_off_turn_views_cannot_decode_or_describe_the_enemys_cards():
     game = Game.from_scenario(SCENARIO)
     view = GameView(game, 1, CODEC)
-    with pytest.raises(ValueError, match="not on turn"):
+    with pytest.raises(ValueError, match=r"^GameView.choice_of: player 1 is not on turn"):
         view.choice_of(1)
-    with pytest.raises(ValueError, match="not on turn"):
+    with pytest.raises(ValueError, match=r"^GameView.action_ids: player 1 is not on turn"):
         view.action_ids(game.legal_actions())
     probe = Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, None)
     with pytest.raises(ValueError, match="not a legal choice"):
