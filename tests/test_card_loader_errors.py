@@ -179,3 +179,32 @@ def test_game_new_with_a_bad_user_deck_file_raises_before_any_game_exists(tmp_pa
     assert game is None
     good = _deck_file(tmp_path, FIFTEEN_PAIRS)
     assert Game.new(0, decks=[good, "aggro"]).turn == 1
+
+
+def _yaml_error(directory: Path, text: str) -> str:
+    """The parser's part of the DataError for a card file holding ``text``."""
+    path = _write(directory, "cards.yaml", text)
+    with pytest.raises(DataError) as info:
+        load_cards([path])
+    message = str(info.value)
+    assert message.startswith(f"{path}: not valid YAML: ")
+    return message[len(f"{path}: not valid YAML: "):]
+
+
+def test_a_yaml_syntax_error_is_shown_on_one_line_with_single_spaces(tmp_path):
+    assert _yaml_error(tmp_path, "cards:\n  - {id: a, name: b: [\n") == (
+        'while parsing a flow mapping in "<unicode string>", line 2, column 5 '
+        'did not find expected \',\' or \'}\' in "<unicode string>", line 2, column 20')
+
+
+def test_a_yaml_error_is_cut_to_500_characters(tmp_path):
+    """The parser quotes an unknown tag whole: a tag of n characters makes the one-line message n longer."""
+
+    def message(n: int) -> str:
+        return _yaml_error(tmp_path, "cards:\n  - !!python/object:" + "z" * n + " {}\n")
+
+    base = len(message(0))
+    whole = message(500 - base)
+    assert len(whole) == 500 and not whole.endswith("...")
+    longer = whole.replace("z'", "zz'", 1)  # what the message would be with one more character, uncut
+    assert message(501 - base) == longer[:497] + "..."

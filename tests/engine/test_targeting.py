@@ -163,6 +163,15 @@ def test_chosen_target_is_never_overwritten_by_auto_target(cards):
     assert playing.target is croc
 
 
+def test_auto_target_proposes_from_the_preferred_or_allowed_mark_never_a_stealthed_enemy(cards):
+    game = _game(cards, {"hand": ["optional_poke"]}, {"battlefield": ["worgen_infiltrator", "wisp", "river_crocolisk"]})
+    card, me, enemy = game.player(0).hand[0], game.player(0), game.player(1)
+    assert auto_target(game, card) is enemy.hero  # the preferred mark (enemies) by default, its first candidate
+    assert auto_target(game, card, preferred=False) is me.hero  # the allowed mark (any side), allies first
+    picks = {auto_target(game, card, rng=Rng(seed)).uid for seed in range(40)}
+    assert picks == {enemy.hero.uid, *(m.uid for m in enemy.battlefield[1:])}  # random, and stealth is not targeted
+
+
 def test_random_picks_never_land_on_minions_waiting_for_the_reaper(cards):
     for seed in range(30):
         game = _game(cards, {"hand": ["random_pinger"]},
