@@ -122,6 +122,54 @@ def test_each_effect_has_its_own_sentence(card, target, mine, theirs, sentence):
     assert sentence in _played_in_words(card, target, mine, theirs)
 
 
+def _play_seen_by_all(card: str, target: str | None = None, mine: list | None = None, theirs: list | None = None,
+                      hand: tuple = (), deck: list | None = None) -> list[list[str]]:
+    """Seat 0 plays ``card``; the play's sentences seen by seat 0, seat 1 and a spectator (Ann and Bob)."""
+    me = {"mana": 10, "hand": [card, *hand], "battlefield": mine or [], **({"deck": deck} if deck else {})}
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [me, {"mana": 10, "battlefield": theirs or []}]})
+    targets = {None: None, "my minion": (game.player(0).battlefield or [None])[0],
+               "enemy minion": (game.player(1).battlefield or [None])[0]}
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, targets[target] and targets[target].uid))
+    readers = [GameView(game, 0).log_words(), GameView(game, 1).log_words(), LogWords(game, None, ("Ann", "Bob"))]
+    return [[line.strip() for line in words.text(start)] for words in readers]
+
+
+@pytest.mark.parametrize("play, seen", [
+    (("blessing_of_might", "my minion", ["chillwind_yeti"]),
+     ["Blessing of Might is cast on Chillwind Yeti", "Blessing of Might gives Chillwind Yeti +3/+0"] * 3),
+    (("fiery_war_axe",), ["You equip Fiery War Axe", "Enemy equips Fiery War Axe", "Ann equips Fiery War Axe"]),
+    (("innervate",), ["Innervate is cast", "You gain 2 mana", "Innervate is cast", "Enemy gains 2 mana",
+                      "Innervate is cast", "Ann gains 2 mana"]),
+    (("arcane_explosion", None, [], ["wisp", "wisp"]),
+     ["Arcane Explosion deals 1 damage to Wisp; Arcane Explosion deals 1 damage to Wisp", "Wisp and Wisp die"] * 3),
+    (("arcane_intellect", None, [], [], ("wisp",) * 9, ["chillwind_yeti", "river_crocolisk"]),
+     ["You draw River Crocolisk", "Your hand is full: Chillwind Yeti burns",
+      "Enemy draws a card", "The enemy's hand is full: Chillwind Yeti burns",
+      "Ann draws River Crocolisk", "Ann's hand is full: Chillwind Yeti burns"]),
+])
+def test_sentences_from_each_seat_and_a_spectator(play, seen):
+    """``seen`` lists, in order, the sentences each reader (seat 0, seat 1, the spectator) must read among its lines."""
+    readers = _play_seen_by_all(*play)
+    per_reader = len(seen) // 3
+    for lines, expected in zip(readers, [seen[i * per_reader:(i + 1) * per_reader] for i in range(3)]):
+        assert [line for line in lines if line in expected] == expected
+
+
+def test_one_minion_dying_reads_in_the_singular():
+    assert "Wisp dies" in _play_seen_by_all("arcane_explosion", theirs=["wisp", "chillwind_yeti"])[0]
+
+
+def test_an_attack_names_attacker_and_defender():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+        {"mana": 10, "battlefield": ["river_crocolisk"]}]})
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.ATTACK, game.player(0).battlefield[0].uid, game.player(1).hero.uid))
+    assert GameView(game, 0).log_words().text(start)[0] == "Chillwind Yeti attacks the enemy hero"
+    assert GameView(game, 1).log_words().text(start)[0] == "Chillwind Yeti attacks your hero"
+
+
 def test_a_secret_is_named_to_its_owner_only():
     assert _played_in_words("ice_barrier")[1] == "You place a secret (Ice Barrier)"
     assert _played_in_words("ice_barrier", seat=1)[1] == "Enemy places a secret"
