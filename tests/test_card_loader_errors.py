@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 
 from ccg_env.engine import CardClass, DataError, Game, Rules, default_cards, load_cards, load_deck
+from ccg_env.engine.cards import CardLoopWarning
 from ccg_env.engine.datafiles import config_dir
 
 MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
@@ -47,6 +49,38 @@ BAD_CARDS = {
     "unknown class": (MINION + ", class: bard}", "class", "unknown value 'bard'"),
     "target spec nothing uses": (MINION + ", target: {allowed: {alliance: any, zones: active}}}", "target",
                                  "no ability acts on the chosen target"),
+    "zones neither a name nor a list": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1,"
+                                        " select: all, mark: {alliance: enemy, zones: 5}}]}", "mark",
+                                        "expected a name or a list of names, got 5"),
+    "unknown zone": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                     " mark: {alliance: enemy, zones: [battlefield, sky]}}]}", "mark", "unknown zone 'sky' (allowed: "),
+    "target required not a boolean": (MINION + ", target: {required: maybe, allowed: {alliance: any, zones: active}},"
+                                      " abilities: [{trigger: battlecry, effect: damage, amount: 1}]}",
+                                      "target.required", "expected true or false, got 'maybe'"),
+    "chosen target on a deathrattle": (MINION + ", target: {allowed: {alliance: any, zones: active}}, abilities:"
+                                       " [{trigger: deathrattle, effect: damage, amount: 1, select: chosen}]}",
+                                       "select", "only battlecry abilities can act on the chosen target"),
+    "all without a mark": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all}]}",
+                           "mark", "selector 'all' needs a 'mark'"),
+    "mark on a self ability": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: self,"
+                               " mark: {alliance: enemy, zones: active}}]}", "mark",
+                               "'mark' is only used by the all and random selectors, not 'self'"),
+    "deathrattle on a spell": ("{id: bad_card, name: Bad Card, type: spell, cost: 1, abilities: [{trigger: deathrattle,"
+                               " effect: draw, amount: 1}]}", "trigger", "deathrattles are only for minions"),
+    "unknown keyword given": (MINION + ", abilities: [{trigger: battlecry, effect: give_keyword, keyword: flying,"
+                              " select: self}]}", "keyword", "unknown keyword 'flying'"),
+    "summon without a card": (MINION + ", abilities: [{trigger: deathrattle, effect: summon}]}", "card",
+                              "effect 'summon' needs the id of a card"),
+    "abilities not a list": (MINION + ", abilities: {trigger: battlecry}}", "abilities", "expected a list of abilities"),
+    "secret without a secret trigger": ("{id: bad_card, name: Bad Card, type: secret, cost: 1, abilities: [{trigger:"
+                                        " battlecry, effect: draw, amount: 1}]}", "abilities",
+                                        "a secret needs an ability with a secret trigger"),
+    "text not a string": (MINION + ", text: [a, b]}", "text", "expected text"),
+    "empty name": ("{id: bad_card, name: '', type: minion, cost: 1, attack: 1, health: 1}", "name",
+                   "expected a non-empty name"),
+    "collectible not a boolean": (MINION + ", collectible: maybe}", "collectible", "expected true or false"),
+    "spell with attack": ("{id: bad_card, name: Bad Card, type: spell, cost: 1, attack: 2, abilities: [{trigger:"
+                          " battlecry, effect: draw, amount: 1}]}", "attack", "a spell has no attack"),
 }
 
 
@@ -62,12 +96,39 @@ def test_bad_card_names_file_card_and_field(tmp_path, case):
     assert str(path) in str(error) and "bad_card" in str(error) and f"field '{field}'" in str(error)
 
 
+@pytest.mark.parametrize("card_id", ["Bad_Card", "bad-card", 7])
+def test_a_card_id_that_is_not_a_lower_case_slug_is_named(tmp_path, card_id):
+    path = _card_file(tmp_path, f"{{id: {card_id}, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1}}")
+    with pytest.raises(DataError, match=r"ids are lower-case slugs like 'knife_juggler', got") as caught:
+        load_cards([path])
+    assert caught.value.field == "id" and str(card_id) in caught.value.reason
+
+
+def test_no_card_files_and_a_file_whose_cards_are_not_a_list_are_refused(tmp_path):
+    with pytest.raises(DataError, match="^<data>: no card files given$"):
+        load_cards([])
+    path = _write(tmp_path, "cards.yaml", "cards: {wisp: 1}\n")
+    with pytest.raises(DataError, match="expected a list of cards") as caught:
+        load_cards([path])
+    assert caught.value.source == str(path) and caught.value.field == "cards"
+
+
 def test_summon_of_an_unknown_card_names_the_ability(tmp_path):
     path = _card_file(tmp_path, MINION + ", abilities: [{trigger: deathrattle, effect: summon, card: ghost}]}")
     with pytest.raises(DataError, match="unknown card id 'ghost'") as caught:
         load_cards([path])
     assert caught.value.source == str(path) and caught.value.field == "card"
     assert caught.value.item == "card 'bad_card', abilities[0]"
+
+
+@pytest.mark.parametrize("effect, wanted", [("summon", "minion"), ("equip_weapon", "weapon")])
+def test_summoning_or_equipping_a_card_of_the_wrong_type_names_both_types(tmp_path, effect, wanted):
+    path = _write(tmp_path, "cards.yaml", "cards:\n  - {id: bolt, name: Bolt, type: spell, cost: 1, abilities: "
+                  "[{trigger: battlecry, effect: draw, amount: 1}]}\n"
+                  f"  - {MINION}, abilities: [{{trigger: deathrattle, effect: {effect}, card: bolt}}]}}\n")
+    with pytest.raises(DataError, match=f"^.*: 'bolt' is a spell, expected a {wanted}$") as caught:
+        load_cards([path])
+    assert caught.value.item == "card 'bad_card', abilities[0]" and caught.value.field == "card"
 
 
 def test_duplicate_id_names_both_files(tmp_path):
@@ -208,3 +269,45 @@ def test_a_yaml_error_is_cut_to_500_characters(tmp_path):
     assert len(whole) == 500 and not whole.endswith("...")
     longer = whole.replace("z'", "zz'", 1)  # what the message would be with one more character, uncut
     assert message(501 - base) == longer[:497] + "..."
+
+
+# --- cards that set themselves off -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ability, loops", [
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: self}", True),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: all, mark: {alliance: ally, zones: battlefield}}",
+     True),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: all, mark: {alliance: any, zones: active,"
+     " types: [minion]}}", True),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: all, mark: {alliance: enemy, zones: battlefield}}",
+     False),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: all, mark: {alliance: ally, zones: hero}}", False),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: all, mark: {alliance: ally, zones: battlefield,"
+     " exclude: [minion]}}", False),
+    ("{trigger: self_damaged, effect: damage, amount: 1, select: random, mark: {alliance: ally, zones: battlefield}}",
+     False),
+    ("{trigger: self_damaged, effect: damage, amount: 0, select: self}", False),
+    ("{trigger: self_damaged, effect: heal, amount: 1, select: self}", False),
+])
+def test_the_loader_warns_about_a_minion_that_damages_itself_whenever_damaged(tmp_path, ability, loops):
+    path = _card_file(tmp_path, MINION + f", abilities: [{ability}]}}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_cards([path])
+    messages = [str(w.message) for w in caught if w.category is CardLoopWarning]
+    assert messages == ([f"{path}, card 'bad_card', abilities[0]: whenever it is damaged it damages itself (select: "
+                         f"{'self' if 'self}' in ability else 'all'}): it can set itself off without end; the engine "
+                         f"ends such a game as a draw (Result.LOOP)"] if loops else [])
+
+
+@pytest.mark.parametrize("equips, loops", [("bad_card", True), ("other_blade", False)])
+def test_the_loader_warns_about_a_weapon_whose_battlecry_equips_itself(tmp_path, equips, loops):
+    weapon = "{id: %s, name: Blade, type: weapon, cost: 1, attack: 1, durability: 2%s}"
+    path = _write(tmp_path, "cards.yaml", "cards:\n  - " + weapon % ("other_blade", "") + "\n  - " + weapon % (
+        "bad_card", f", abilities: [{{trigger: battlecry, effect: equip_weapon, card: {equips}}}]") + "\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        load_cards([path])
+    messages = [str(w.message) for w in caught if w.category is CardLoopWarning]
+    assert len(messages) == loops and all("abilities[0]: its battlecry equips a copy of itself" in m for m in messages)
