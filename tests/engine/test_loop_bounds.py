@@ -1,0 +1,72 @@
+"""The action system's bounds, in process: each looping board stops at the bound it passes first, names the card
+behind the loop and ends the game as a loop; an action performed after the end is refused."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from ccg_env.engine import COMPILED, Game, GameOverError, Result, load_cards
+from ccg_env.engine.actions import ChangeTurn
+from ccg_env.engine.datafiles import config_dir
+from ccg_env.engine.invariants import check_invariants
+from tests.reliability.loop_cards import BOARDS, LOOP_CARDS
+
+
+@pytest.fixture
+def loop_cards(tmp_path):
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOP_CARDS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the loader warns about these cards (tests/test_card_loader_errors.py)
+        return load_cards(sorted(config_dir().joinpath("cards").glob("*.yaml")) + [path])
+
+
+def set_off(cards, board_name: str) -> Game:
+    """Build a looping board and make the choice that starts its loop."""
+    board, (kind, source, target), _ = BOARDS[board_name]
+    game = Game.from_scenario(board, cards=cards)
+
+    def uid(card_id: str) -> int:
+        return next(c.uid for p in game.state.players for _, cards_ in p.zones() for c in cards_
+                    if c.definition.id == card_id)
+
+    choice = next(c for c in game.legal_actions() if c.kind.value == kind and c.source == uid(source)
+                  and (target is None or c.target == uid(target)))
+    game.apply(choice)
+    return game
+
+
+@pytest.mark.parametrize("board_name, reason", [
+    ("self-damage", "reactions nested more than 100 deep (at TriggerAbility, card self_harmer)"),
+    ("heal-then-damage", "reactions nested more than 100 deep (at Heal, card mender)"),
+    ("weapon-battlecry-while-casting", "reactions nested more than 100 deep (at EquipWeapon, card mirror_blade)"),
+    ("deathrattle-summon", "more than 50 death-phase rounds (at Reap, card phoenix)"),
+])
+def test_each_loop_stops_at_its_bound_naming_the_card_behind_it(loop_cards, board_name, reason):
+    game = set_off(loop_cards, board_name)
+    assert game.result is Result.LOOP and game.winner is None and game.legal_actions() == []
+    stop = game.log[-1]
+    assert stop.kind == "StopLoop" and stop.action.reason == reason
+    assert stop.action.card.definition.id == BOARDS[board_name][2]
+    check_invariants(game)
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled build fixes the bound at build time")
+def test_the_bound_on_actions_set_off_by_one_action(loop_cards, monkeypatch):
+    import ccg_env.engine.action_system as action_system
+
+    monkeypatch.setattr(action_system, "MAX_ACTIONS_PER_ROOT", 50)
+    game = set_off(loop_cards, "heal-then-damage")
+    assert game.result is Result.LOOP
+    assert game.log[-1].action.reason == "more than 50 actions set off by one action (at TriggerAbility, card mender)"
+    assert len(game.log) == 51
+
+
+def test_an_action_performed_after_the_end_is_refused_naming_the_result(loop_cards):
+    game = set_off(loop_cards, "self-damage")
+    size = len(game.log)
+    with pytest.raises(GameOverError, match=r"^cannot perform ChangeTurn: the game is over \(loop\)$"):
+        game.perform(ChangeTurn(0, 1))
+    assert len(game.log) == size and game.legal_actions() == []
