@@ -232,8 +232,10 @@ class Game:
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, cards: CardSet | None = None, heroes: HeroSet | None = None) -> Game:
-        """Load a state written by :meth:`to_json`; a corrupt or foreign document raises ``StateError``."""
+    def from_json(cls, text: object, *, cards: CardSet | None = None, heroes: HeroSet | None = None) -> Game:
+        """Load a state written by :meth:`to_json` (str, bytes or bytearray); a corrupt or foreign document, or
+        anything else, raises ``StateError`` (typed ``object`` so that the compiled build's own type check does not
+        answer first with a bare TypeError)."""
         from .serialize import state_from_json
 
         card_set = cards if cards is not None else default_cards()

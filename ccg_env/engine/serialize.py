@@ -153,7 +153,7 @@ def _load_player(doc: Any, index: int, cards: CardSet, rules: Rules, heroes: Her
     return player
 
 
-def state_from_json(text: str | bytes, cards: CardSet, heroes: HeroSet | None = None) -> GameState:
+def state_from_json(text: object, cards: CardSet, heroes: HeroSet | None = None) -> GameState:
     """Rebuild a state; anything malformed raises :class:`StateError` and no partial state escapes.
 
     Hostile documents are bounded: at most ``MAX_STATE_CHARS`` characters, numbers within ``MAX_NUMBER``,
@@ -165,7 +165,7 @@ def state_from_json(text: str | bytes, cards: CardSet, heroes: HeroSet | None = 
 
         heroes = default_heroes()
     if not isinstance(text, (str, bytes, bytearray)):
-        raise StateError(f"not a JSON document: expected str or bytes, got {type(text).__name__}")
+        raise StateError(f"not a JSON document: expected str, bytes or bytearray, got {type(text).__name__}")
     if len(text) > MAX_STATE_CHARS:
         raise StateError(f"document of {len(text):,} characters, at most {MAX_STATE_CHARS:,} allowed")
     try:

@@ -97,6 +97,40 @@ def test_from_json_rejects_corrupt_states_with_a_location():
         Game.from_json(json.dumps(doc))
 
 
+def _corrupted(mutate) -> str:
+    doc = json.loads(Game.new(seed=1).to_json())
+    mutate(doc)
+    return json.dumps(doc)
+
+
+def _zones(doc: dict, player: int = 0) -> dict:
+    return doc["players"][player]["zones"]
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: _zones(d)["hand"].__setitem__(0, ["wisp"]), r"^players\[0\]\.zones\.hand\[0\]: expected a card object, "
+                                                           r"got \['wisp'\]$"),
+    (lambda d: d["players"].__setitem__(1, 7), r"^players\[1\]: expected an object$"),
+    (lambda d: _zones(d)["hero"].append(_zones(d)["hero"][0]), r"^players\[0\]\.zones\.hero: 2 cards, at most 1"),
+    (lambda d: _zones(d)["hero"].clear(), r"^players\[0\]\.zones\.hero: expected exactly one hero, got 0$"),
+    (lambda d: _zones(d)["hero_power"][0].update(id="wisp"), r"^players\[0\]\.zones\.hero_power\[0\]: unknown hero "
+                                                               r"power id 'wisp'"),
+    (lambda d: _zones(d)["hero_power"][0].update(id=_zones(d)["hero"][0]["id"]), r"unknown hero power id"),
+    (lambda d: _zones(d, 1)["hero"][0].update(id="reinforce"), r"^players\[1\]\.zones\.hero\[0\]: unknown hero id "
+                                                                 r"'reinforce'"),
+])
+def test_from_json_names_where_a_state_breaks_the_format(mutate, message):
+    with pytest.raises(StateError, match=message):
+        Game.from_json(_corrupted(mutate))
+
+
+def test_from_json_takes_text_or_bytes_only():
+    with pytest.raises(StateError, match="^not a JSON document: expected str, bytes or bytearray, got int$"):
+        Game.from_json(5)
+    text = Game.new(seed=1).to_json()
+    assert Game.from_json(text.encode()).to_json() == Game.from_json(bytearray(text.encode())).to_json() == text
+
+
 def test_log_can_be_turned_off():
     game = Game.new(seed=2, log=False)
     game.apply(END_TURN)
