@@ -125,3 +125,12 @@ def test_a_game_refuses_a_hero_whose_power_names_a_card_missing_from_its_card_se
     with pytest.raises(DataError, match="unknown card id 'silver_hand_recruit'"):
         Game.from_scenario({"players": [{"hero": "paladin"}, {}]}, cards=card_set)
     Game.new(seed=0, decks=[Deck("plain", ("pebble",) * 30)] * 2, cards=card_set)  # no power, no token needed
+
+
+def test_a_scenario_asking_for_a_class_the_hero_set_lacks_names_the_classes_it_has(tmp_path):
+    heroes = load_heroes([_hero_file(tmp_path, MAGE + GOOD_POWER)])
+    with pytest.raises(DataError, match=r"^scenario, players\[1\], field 'hero': no hero of class 'warrior' "
+                                        r"\(heroes for: mage\)$"):
+        Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "warrior"}]}, heroes=heroes)
+    game = Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "mage"}]}, heroes=heroes)
+    assert game.player(0).hero.name == game.player(1).hero.name == "Zapper"

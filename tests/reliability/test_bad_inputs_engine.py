@@ -184,6 +184,12 @@ BAD_SCENARIOS = {
     "unknown top field": (_players({}, x=1), r"field 'x': unknown field"),
     "one player": ({"players": [{}]}, r"field 'players': expected a list of exactly two players"),
     "not a mapping": (["players"], r"scenario: expected a mapping, got list"),
+    "mulligan as text": (_players({}, mulligan="yes"), r"^scenario, field 'mulligan': expected true or false, got 'yes'$"),
+    "mana as text": (_players({"mana": "5"}), r"^scenario, players\[0\], field 'mana': expected an integer, got '5'$"),
+    "mana as true": (_players({"mana": True}), r"field 'mana': expected an integer, got True$"),
+    "a number as a card id": (_players({"hand": [5]}), r"players\[0\], field 'hand\[0\]': expected a card id, got 5$"),
+    "a number as a minion's card": (_players({"battlefield": [{"card": 7}]}),
+                                    r"field 'battlefield\[0\]': expected a card id, got 7$"),
 }
 
 
