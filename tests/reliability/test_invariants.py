@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -47,6 +48,7 @@ def _set(obj, **values):
 
 CORRUPTIONS = {
     "current player 2": ("match", _set(lambda g: g.state, current=2)),
+    "players out of seat order": ("match", lambda g: g.state.players.reverse()),
     "turn 0": ("match", _set(lambda g: g.state, turn=0)),
     "card says the wrong zone": ("zones", _set(_in_hand, zone=Zones.BATTLEFIELD)),
     "card owned by the other player": ("zones", _set(_in_hand, owner=1)),
@@ -61,6 +63,10 @@ CORRUPTIONS = {
     "health above max": ("stats", _set(lambda g: g.player(0).battlefield[0], health=99)),
     "negative attack": ("stats", _set(lambda g: g.player(1).battlefield[0], attack=-1)),
     "negative armor": ("stats", _set(lambda g: g.player(0).hero, armor=-2)),
+    "negative cost": ("stats", _set(_in_hand, cost=-1)),
+    "negative durability": ("stats", _set(lambda g: g.player(0).weapon[0], durability=-1)),
+    "negative attacks made": ("stats", _set(lambda g: g.player(0).battlefield[0], attacks_made=-1)),
+    "frozen on a negative turn": ("stats", _set(lambda g: g.player(1).battlefield[0], frozen_on_turn=-3)),
     "minion at 0 health in hand": ("stats", _set(_in_hand, health=0)),
     "mana above the rules": ("mana", _set(lambda g: g.player(0), mana=11)),
     "negative mana": ("mana", _set(lambda g: g.player(1), mana=-1)),
@@ -73,6 +79,7 @@ CORRUPTIONS = {
     "win without a winner": ("result", _set(lambda g: g.state, result=Result.WIN)),
     "win for the dead hero": ("result", lambda g: _end(g, Result.WIN, winner=1, dead=1)),
     "draw with a winner": ("result", lambda g: _end(g, Result.DRAW, winner=0, dead=None)),
+    "loop with a winner": ("result", lambda g: _end(g, Result.LOOP, winner=0, dead=None)),
     "turn limit before the limit": ("result", lambda g: _end(g, Result.TURN_LIMIT, winner=None, dead=None)),
     "past the turn limit, game goes on": ("result", _set(lambda g: g.state, turn=81)),
     "log starts below the root": ("log", lambda g: g.log.append(LogEntry(1, TurnStart(0)))),
@@ -116,6 +123,42 @@ def test_each_corruption_breaks_the_invariant_named(name):
     assert info.value.invariant == expected
     assert str(info.value).startswith(f"[{expected}] ")
     assert any(problem.startswith(f"[{expected}]") for problem in broken_invariants(game))
+
+
+def _second_power(game: Game) -> None:
+    _duplicate(game, game.player(0).hero_power)
+
+
+@pytest.mark.parametrize("corrupt, problem", [
+    (_second_power, r"player 0 has hero powers \["),
+    (lambda g: setattr(g.player(1).hero_power[0], "owner", 0), r"of player 1 has owner 0 and zone NONE"),
+    (lambda g: setattr(g.player(0).hero_power[0], "zone", Zones.HAND), r"of player 0 has owner 0 and zone HAND"),
+    (lambda g: setattr(g.player(0), "hero_power_uses", 2), r"player 0 used its hero power 2 times \(limit 1\)"),
+])
+def test_each_hero_power_corruption_breaks_the_hero_power_invariant(corrupt, problem):
+    game = Game.new(seed=1)
+    assert broken_invariants(game) == []
+    corrupt(game)
+    assert any(p.startswith("[hero-power]") and re.search(problem, p) for p in broken_invariants(game))
+
+
+def test_more_mulligan_marks_than_the_deck_can_replace_break_the_mulligan_invariant():
+    game = Game.new(seed=1)
+    player = game.player(game.current_player)
+    player.marked = [card.uid for card in player.hand]
+    del player.deck[len(player.hand):]
+    assert broken_invariants(game) == []  # as many cards as marked: each can be replaced
+    del player.deck[0]
+    assert any(p == f"[mulligan] player {player.index} marked {len(player.hand)} cards but its deck holds "
+               f"{len(player.hand) - 1}" for p in broken_invariants(game))
+
+
+def test_a_loop_may_end_the_game_on_any_turn_but_never_with_a_winner():
+    game = board()
+    _end(game, Result.LOOP, winner=None, dead=None)
+    assert broken_invariants(game) == []
+    game.state.winner = 0
+    assert broken_invariants(game) == ["[result] a loop (a draw) with winner 0"]
 
 
 def test_invariant_error_is_an_assertion_error():
