@@ -51,6 +51,13 @@ BAD_HEROES = {
     "power missing amount": (MAGE + "power: {id: zap, name: Zap, abilities: [{effect: gain_armor}]}",
                              "power, abilities[0], field 'amount'", "needs an amount"),
     "not a mapping": ("- id: zapper\n", "hero", "expected a mapping"),
+    "empty name": ("id: zapper\nname: ''\nclass: mage\n" + GOOD_POWER, "hero 'zapper', field 'name'",
+                   "expected a non-empty name"),
+    "power text not text": (MAGE + "power: {id: zap, name: Zap, text: [a], abilities: [{effect: gain_armor, "
+                            "amount: 1}]}", "hero 'zapper', power, field 'text'", "expected text"),
+    "power with six abilities": (MAGE + "power: {id: zap, name: Zap, abilities: [" + ", ".join(
+        ["{effect: gain_armor, amount: 1}"] * 6) + "]}", "hero 'zapper', power, field 'abilities'",
+        "6 abilities, at most 5 allowed"),
 }
 
 
@@ -134,3 +141,11 @@ def test_a_scenario_asking_for_a_class_the_hero_set_lacks_names_the_classes_it_h
         Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "warrior"}]}, heroes=heroes)
     game = Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "mage"}]}, heroes=heroes)
     assert game.player(0).hero.name == game.player(1).hero.name == "Zapper"
+
+
+def test_five_power_abilities_are_allowed_and_no_hero_files_is_an_error(tmp_path):
+    power = "power: {id: zap, name: Zap, abilities: [" + ", ".join(["{effect: gain_armor, amount: 1}"] * 5) + "]}"
+    heroes = load_heroes([_hero_file(tmp_path, MAGE + power)])
+    assert len(heroes.for_class(CardClass.MAGE).power.abilities) == 5
+    with pytest.raises(DataError, match="^<data>: no hero files given$"):
+        load_heroes([])

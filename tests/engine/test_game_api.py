@@ -53,6 +53,27 @@ def test_illegal_choices_in_the_mulligan_raise_and_say_why(choice, reason):
     assert game.to_json() == before and len(game.log) == log_length
 
 
+def test_choices_naming_missing_or_misplaced_cards_say_what_is_wrong():
+    game = Game.new(seed=4, rules=NO_MULLIGAN)
+    card, hero = game.player(0).hand[0], game.player(0).hero
+    cases = {
+        Choice(ChoiceKind.PLAY, card.uid, 999): f"play #{card.uid} -> #999 is illegal: no card #999 in the game",
+        Choice(ChoiceKind.ATTACK, hero.uid): f"attack with #{hero.uid} is illegal: an attack needs a defender",
+        Choice(ChoiceKind.HERO_POWER, 999): "use hero power #999 is illegal: player 0 has no hero power #999",
+        Choice(ChoiceKind.ATTACK, 999, 1): "attack with #999 -> #1 is illegal: no character #999 of player 0 in play",
+        Choice(ChoiceKind.END_TURN, None, 3): "end turn is illegal: end_turn takes no source or target",
+    }
+    for choice, message in cases.items():
+        with pytest.raises(IllegalActionError) as info:
+            game.apply(choice)
+        assert str(info.value) == message
+    mulligan = Game.new(seed=4)
+    card = mulligan.player(0).hand[0]
+    with pytest.raises(IllegalActionError, match=rf"^put back #{card.uid} is illegal: a mulligan choice takes no "
+                                                 rf"target$"):
+        mulligan.apply(Choice(ChoiceKind.MULLIGAN, card.uid, 1))
+
+
 def test_unaffordable_card_names_the_cost():
     game = Game.from_scenario(board({"mana": 3, "hand": ["core_hound"]}))
     card = game.player(0).hand[0]
