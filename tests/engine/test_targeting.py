@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from ccg_env.engine import (COMPILED, Alliance, Choice, ChoiceKind, Game, IllegalActionError, Mark, Zones, auto_target,
-                            candidates, load_cards)
+from ccg_env.engine import (COMPILED, Alliance, CardType, Choice, ChoiceKind, Game, IllegalActionError, Mark, Zones,
+                            auto_target, candidates, load_cards)
 from ccg_env.engine.cards import default_cards
 from ccg_env.engine.rng import Rng
 
@@ -87,6 +87,16 @@ def test_candidates_follow_ally_then_enemy_and_the_zone_order(cards):
                                                *enemy.battlefield]
     # seen from the enemy's cards, "ally" is the enemy player, whoever's turn it is
     assert candidates(game.state, 1, Mark(Alliance.ALLY, Zones.HERO)) == [enemy.hero]
+
+
+def test_a_mark_with_types_keeps_only_cards_of_those_types(cards):
+    game = _game(cards, {"battlefield": ["wisp"], "hand": ["fireball", "wisp"]}, {"battlefield": ["river_crocolisk"]})
+    me, enemy = game.player(0), game.player(1)
+    minions = Mark(Alliance.ANY, Zones.ACTIVE | Zones.HAND, frozenset({CardType.MINION}))
+    assert candidates(game.state, 0, minions) == [me.hand[1], me.battlefield[0], *enemy.battlefield]
+    spells = Mark(Alliance.ANY, Zones.ACTIVE | Zones.HAND, frozenset({CardType.SPELL}))
+    assert candidates(game.state, 0, spells) == [me.hand[0]]
+    assert Mark(Alliance.ENEMY, Zones.BATTLEFIELD).describe_short() == "ENEMY:BATTLEFIELD"  # as logs show a mark
 
 
 def test_required_target_without_candidates_makes_the_card_unplayable(cards):
