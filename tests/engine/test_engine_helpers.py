@@ -8,7 +8,7 @@ import json
 from ccg_env.engine import Choice, ChoiceKind, Game, Keyword, Result
 from ccg_env.engine.actions import ChangeTurn, GameAction
 from ccg_env.engine.attacks import allowed_attacks
-from ccg_env.engine.choices import END_TURN, describe_choice
+from ccg_env.engine.choices import END_TURN, describe_choice, hero_power_usable
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.events import Phase
 from ccg_env.engine.game import default_decks
@@ -138,3 +138,14 @@ def test_mulligan_choices_read_as_putting_back_and_keeping():
     card = game.player(0).hand[0]
     assert describe_choice(game, Choice(ChoiceKind.MULLIGAN, card.uid)) == f"Put back {card.name}"
     assert describe_choice(game, END_TURN) == "Keep the rest of the hand"
+
+
+def test_hero_power_usable_needs_a_power_mana_and_a_game_going_on():
+    assert not hero_power_usable(Game.from_scenario({"current": 0, "turn": 3, "players": [{"mana": 10}, {}]}))
+    game = _mage_board()
+    assert hero_power_usable(game)
+    game.player(0).mana = 1  # Fireblast costs 2
+    assert not hero_power_usable(game)
+    game.player(0).mana = 2
+    game.state.result = Result.DRAW
+    assert not hero_power_usable(game)
