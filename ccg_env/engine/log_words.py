@@ -214,19 +214,19 @@ def _summon(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
 
 
 def _attack(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
-    return f"{w.card(f.get('attacker'))} attacks {w.card(f.get('defender'))}"
+    return f"{_cap(w.card(f.get('attacker')))} attacks {w.card(f.get('defender'))}"
 
 
 def _damage(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
     parts = []
     for hit in f.get("hits") or []:
-        source = w.card(hit.get("source")) if hit.get("source") is not None else "Fatigue"
+        source = _cap(w.card(hit.get("source"))) if hit.get("source") is not None else "Fatigue"
         parts.append(f"{source} deals {hit.get('amount')} damage to {w.card(hit.get('target'))}")
     return "; ".join(parts) or "No damage"
 
 
 def _by(w: LogWords, f: dict[str, Any]) -> str:
-    return w.card(f["source"]) if f.get("source") is not None else "An effect"
+    return _cap(w.card(f["source"])) if f.get("source") is not None else "An effect"
 
 
 def _heal(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:

@@ -160,6 +160,34 @@ def test_one_minion_dying_reads_in_the_singular():
     assert "Wisp dies" in _play_seen_by_all("arcane_explosion", theirs=["wisp", "chillwind_yeti"])[0]
 
 
+def test_a_hero_attacking_with_a_weapon_on_its_last_use_reads_as_sentences_that_begin_with_a_capital():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [{"mana": 10, "weapon": "fiery_war_axe"}, {}]})
+    game.player(0).weapon[0].durability = 1
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.ATTACK, game.player(0).hero.uid, game.player(1).hero.uid))
+    assert GameView(game, 0).log_words().text(start) == [
+        "Your hero attacks the enemy hero", "  Your hero deals 3 damage to the enemy hero",
+        "  An effect destroys Fiery War Axe"]  # the weapon breaks by no card's doing
+    assert LogWords(game, None, ("Ann", "Bob")).text(start)[0] == "Ann's hero attacks Bob's hero"
+
+
+def test_fatigue_and_a_hero_power_in_words_from_each_reader():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hero": "mage", "hand": ["shield_block"]}, {"mana": 10, "battlefield": ["river_crocolisk"]}]})
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid))
+    game.apply(Choice(ChoiceKind.HERO_POWER, game.player(0).hero_power[0].uid, game.player(1).battlefield[0].uid))
+    readers = [GameView(game, 0).log_words(), GameView(game, 1).log_words(), LogWords(game, None, ("Ann", "Bob"))]
+    texts = [[line.strip() for line in words.text(start)] for words in readers]
+    for text, (subject, has, hero, uses) in zip(texts, [("You", "have", "your hero", "use"),
+                                                        ("Enemy", "has", "the enemy hero", "uses"),
+                                                        ("Ann", "has", "Ann's hero", "uses")]):
+        expected = [f"{subject} {has} no cards left: fatigue", f"Fatigue deals 1 damage to {hero}",
+                    f"{subject} {uses} the hero power Fireblast on River Crocolisk",
+                    "Fireblast deals 1 damage to River Crocolisk"]
+        assert [line for line in text if line in expected] == expected
+
+
 def test_an_attack_names_attacker_and_defender():
     game = Game.from_scenario({"current": 0, "turn": 3, "players": [
         {"mana": 10, "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
