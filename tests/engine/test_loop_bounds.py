@@ -8,7 +8,8 @@ import warnings
 import pytest
 
 from ccg_env.engine import COMPILED, Game, GameOverError, Result, load_cards
-from ccg_env.engine.actions import ChangeTurn
+from ccg_env.engine.action_system import looping_card
+from ccg_env.engine.actions import Attack, ChangeTurn, Damage, DrawCards, Freeze, Heal, Hit, Reap, Summon
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.invariants import check_invariants
 from tests.reliability.loop_cards import BOARDS, LOOP_CARDS
@@ -70,3 +71,21 @@ def test_an_action_performed_after_the_end_is_refused_naming_the_result(loop_car
     with pytest.raises(GameOverError, match=r"^cannot perform ChangeTurn: the game is over \(loop\)$"):
         game.perform(ChangeTurn(0, 1))
     assert len(game.log) == size and game.legal_actions() == []
+
+
+def test_the_card_behind_a_stopped_action_is_the_one_it_acts_for_first():
+    """looping_card: the card an action fires or plays, else its source or attacker, else the first of its hits'
+    sources (or targets), reaped cards or targets; None for an action about no card."""
+    game = Game.from_scenario({"players": [{"battlefield": ["wisp", "river_crocolisk"]}, {"battlefield": ["wisp"]}]})
+    wisp, croc = game.player(0).battlefield
+    enemy = game.player(1).battlefield[0]
+    hero = game.player(0).hero
+    assert looping_card(Summon(0, croc)) is croc
+    assert looping_card(Heal(0, wisp, [croc], 1)) is wisp
+    assert looping_card(Heal(0, None, [croc, wisp], 1)) is croc
+    assert looping_card(Attack(0, croc, enemy)) is croc
+    assert looping_card(Damage(0, [Hit(wisp, enemy, 1), Hit(croc, enemy, 1)])) is wisp
+    assert looping_card(Damage(0, [Hit(None, hero, 1)])) is hero  # fatigue: no source, so its target
+    assert looping_card(Reap(0, [enemy, wisp])) is enemy
+    assert looping_card(Freeze(0, None, [wisp])) is wisp
+    assert looping_card(DrawCards(0, 2)) is None and looping_card(Damage(0, [])) is None
