@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game
+from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Result
 from ccg_env.engine.actions import DrawCards, GameAction, Overdraw
 from ccg_env.engine.events import Phase
 
@@ -58,6 +58,16 @@ def test_a_damage_trigger_and_a_freeze_from_one_hit_resolve_in_order_of_play(fir
     reactions = [e.kind for e in game.log if e.depth == 2]
     assert reactions == (["Freeze", "TriggerAbility"] if first_played == "freezer" else ["TriggerAbility", "Freeze"])
     assert defender.frozen_on_turn == game.state.turn and defender.attack == 2 + 3
+
+
+def test_a_loop_of_actions_about_no_card_ends_the_game_naming_no_card():
+    game, seen = _game_with_recorder()
+    game.bus.on(Phase.PERFORM, Note, lambda g, action: g.add_reaction(Note(1, "again")))
+    game.perform(Note(1, "start"))
+    assert game.result is Result.LOOP and game.winner is None and len(seen) == 1 + 100  # depths 0 to 100
+    stop = game.log[-1]
+    assert stop.kind == "StopLoop" and stop.depth == 0 and stop.action.card is None
+    assert stop.action.reason == "reactions nested more than 100 deep (at Note)" and stop.action.player == 0
 
 
 def test_prepare_reactions_resolve_before_perform():
