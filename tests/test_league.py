@@ -10,7 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from ccg_env.env.duel import Duel  # noqa: E402
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv  # noqa: E402
-from ccg_env.training.league import LeagueOpponent, LeaguePool, LeagueSettings  # noqa: E402
+from ccg_env.training.league import PFSP_FLOOR, LeagueOpponent, LeaguePool, LeagueSettings  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,11 @@ def policy():
 @pytest.mark.parametrize("values, message", [
     ({"heuristc": 1.0}, r"unknown key 'heuristc'"),
     ({"random": -0.5}, r"random must be a weight of 0 or more, got -0.5"),
-    ({"heuristic": 0, "random": 0}, r"heuristic and random weights are both 0"),
+    ({"heuristic": 0, "random": 0}, r"heuristic, random and search weights are all 0"),
+    ({"search": -1}, r"search must be a weight of 0 or more, got -1"),
+    ({"search_iterations": 0}, r"search_iterations must be a positive integer, got 0"),
+    ({"pfsp_power": -1}, r"pfsp_power must be a number from 0 to 10, got -1"),
+    ({"pfsp_power": "hard"}, r"pfsp_power must be a number from 0 to 10, got 'hard'"),
     ({"snapshot_every": 0}, r"snapshot_every must be a positive integer, got 0"),
     ({"max_snapshots": 2.5}, r"max_snapshots must be a positive integer, got 2.5"),
     ({"checkpoints": ["no/such/model.zip"]}, r"checkpoints: no model file at 'no/such/model.zip'"),
@@ -58,6 +62,39 @@ def test_members_are_drawn_per_game_with_the_configured_weights(setup, policy):
     assert set(after) == {"heuristic", "random", "snapshot"}
     assert 70 < after["snapshot"] < 130
     assert _kinds(pool) == after, "the draw is seeded by the game seed"
+
+
+def test_pfsp_meets_most_the_members_the_learner_still_loses_to(setup, policy):
+    pool = LeaguePool(LeagueSettings(heuristic=1.0, random=1.0, snapshots=1.0, pfsp_power=2.0), setup)
+    pool.add_snapshot(policy, "step_0")
+    assert pool.chances() == pytest.approx({"heuristic": 1 / 3, "random": 1 / 3, "step_0": 1 / 3})  # none met yet
+    for outcome in ["loss"] * 3 + ["win"]:
+        pool.record("heuristic", outcome, "heuristic")  # the learner won 1 of 4: factor (3/4)^2
+    for _ in range(4):
+        pool.record("random", "win", "random")  # won every game: the floor
+    pool.record("snapshot", "draw", "step_0")  # a draw is not a win: factor 1
+    weights = {"heuristic": 0.75 ** 2, "random": PFSP_FLOOR, "step_0": 1.0}
+    total = sum(weights.values())
+    assert pool.chances() == pytest.approx({name: w / total for name, w in weights.items()})
+    drawn = _kinds(pool, 400)
+    assert drawn["random"] < 20 and drawn["snapshot"] > drawn["heuristic"] > drawn["random"]
+    assert {row["member"]: (row["games"], row["learner_win_rate"]) for row in pool.standings()} == {
+        "heuristic": (4, 0.25), "random": (4, 1.0), "step_0": (1, 0.0)}
+    pool.clear()
+    assert pool.win_rates() == {} and pool.chances() == pytest.approx({n: w / total for n, w in weights.items()})
+
+
+def test_without_pfsp_the_configured_weights_hold_whatever_the_results(setup):
+    pool = LeaguePool(LeagueSettings(heuristic=3.0, random=1.0, snapshots=4.0), setup)
+    for _ in range(10):
+        pool.record("heuristic", "win", "heuristic")
+    assert pool.chances() == pytest.approx({"heuristic": 0.75, "random": 0.25})
+
+
+def test_the_search_member_plays_at_its_budget_when_it_has_a_weight(setup):
+    assert LeaguePool(LeagueSettings(), setup).search is None
+    pool = LeaguePool(LeagueSettings(heuristic=0.0, random=0.0, search=1.0, search_iterations=3), setup)
+    assert pool.search.agent.iterations == 3 and set(_kinds(pool, 20)) == {"search"}
 
 
 def test_old_snapshots_are_dropped_and_copies_are_frozen(setup, policy):
@@ -103,3 +140,9 @@ def test_league_training_logs_win_rates_per_member(tmp_path):
     assert {"league/win_rate_vs_heuristic", "league/win_rate_vs_random", "league/win_rate_vs_snapshot",
             "league/snapshots"} <= logged
     assert max(float(row["league/snapshots"]) for row in rows if row["league/snapshots"]) >= 2
+    standings = list(csv.DictReader((tmp_path / "smoke" / "league.csv").open()))
+    last = max(int(row["timesteps"]) for row in standings)
+    final = {row["member"]: row for row in standings if int(row["timesteps"]) == last}
+    assert {"heuristic", "random"} <= set(final) and any(name.startswith("step_") for name in final)
+    assert sum(int(row["games"]) for row in final.values()) > 0
+    assert sum(float(row["chance"]) for row in final.values()) == pytest.approx(1.0, abs=1e-3)

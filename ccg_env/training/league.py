@@ -1,14 +1,18 @@
 """League-style opponents for self-play training: each game samples who the learner meets from a weighted pool.
 
-The pool holds the heuristic agent, uniformly random play and frozen snapshots of the learner's own policy
-(taken every ``snapshot_every`` training steps, the oldest dropped past ``max_snapshots``, plus any saved
-``.ccgmodel`` checkpoints given up front). Every duel of the training env gets a :class:`LeagueOpponent`, which
-at each game start draws a member with the configured weights (snapshot weight is spread evenly over the
-snapshots, and ignored while there are none) and plays that member's moves for the whole game.
+The pool holds the heuristic agent, uniformly random play, optionally the search agent at a small budget, and frozen
+snapshots of the learner's own policy (taken every ``snapshot_every`` training steps, the oldest dropped past
+``max_snapshots``, plus any saved ``.ccgmodel`` checkpoints given up front). Every duel of the training env gets a
+:class:`LeagueOpponent`, which at each game start draws a member and plays that member's moves for the whole game.
+
+A member's chance is its configured weight (snapshot weight spread evenly over the snapshots, and ignored while
+there are none) times, with ``pfsp_power`` above 0, prioritized fictitious self-play's factor: the share of its
+games the learner did not win so far, to that power (a member never met counts as half lost). Opponents the learner
+still loses to are met most; ones it beats every time fade out but are never dropped entirely.
 
 Snapshots are copies of the policy network kept in memory on the CPU, playing their most probable legal
 action; they run through the network directly (no ``predict`` wrapper), which keeps a self-play step cheap.
-The env never imports ``agents/``: the heuristic resolves by name through :mod:`ccg_env.agent_api`.
+The env never imports ``agents/``: the heuristic and search resolve by name through :mod:`ccg_env.agent_api`.
 """
 
 from __future__ import annotations
@@ -20,11 +24,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..env.duel import DuelSetup, Opponent, RandomOpponent, make_opponent
+from ..agent_api import make_agent
+from ..env.duel import AgentOpponent, DuelSetup, Opponent, RandomOpponent, make_opponent
 from .greedy import greedy_action
 
-#: Pool member kinds with a fixed opponent; snapshots are the third kind.
-FIXED_MEMBERS = ("heuristic", "random")
+#: Pool member kinds with a fixed opponent; snapshots are the last kind.
+FIXED_MEMBERS = ("heuristic", "random", "search")
+#: The smallest factor PFSP gives a member the learner always beats, so that it is still met now and then.
+PFSP_FLOOR = 0.02
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,13 @@ class LeagueSettings:
     """weight of uniformly random play"""
     snapshots: float = 0.5
     """total weight of the learner's past snapshots (shared evenly among them)"""
+    search: float = 0.0
+    """weight of the search agent at ``search_iterations`` (0: not in the pool; each of its moves runs a search)"""
+    search_iterations: int = 8
+    """the search member's iterations per decision (the arena's default search runs 48)"""
+    pfsp_power: float = 0.0
+    """prioritized fictitious self-play: each member's weight times (share of its games the learner did not win)
+    to this power; 0 keeps the configured weights"""
     snapshot_every: int = 100_000
     """training steps between two snapshots of the current policy"""
     max_snapshots: int = 8
@@ -60,14 +74,17 @@ class LeagueSettings:
 
     def check(self, where: str) -> None:
         """Raise ValueError naming the first bad setting."""
-        for key in ("heuristic", "random", "snapshots"):
+        for key in ("heuristic", "random", "snapshots", "search"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{where}: {key} must be a weight of 0 or more, got {value!r}")
-        if self.heuristic + self.random <= 0:
-            raise ValueError(f"{where}: heuristic and random weights are both 0; the pool would be empty "
+        power = self.pfsp_power
+        if isinstance(power, bool) or not isinstance(power, (int, float)) or not 0 <= power <= 10:
+            raise ValueError(f"{where}: pfsp_power must be a number from 0 to 10, got {power!r}")
+        if self.heuristic + self.random + self.search <= 0:
+            raise ValueError(f"{where}: heuristic, random and search weights are all 0; the pool would be empty "
                              "until the first snapshot")
-        for key in ("snapshot_every", "max_snapshots"):
+        for key in ("snapshot_every", "max_snapshots", "search_iterations"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{where}: {key} must be a positive integer, got {value!r}")
@@ -112,15 +129,24 @@ class PolicyOpponent:
 
 
 class LeaguePool:
-    """The members every :class:`LeagueOpponent` samples from, and the outcome counts per member kind."""
+    """The members every :class:`LeagueOpponent` samples from, and the learner's results against each of them.
+
+    ``outcomes`` counts the learner's results per member kind since the last :meth:`clear` (what the training log
+    shows per rollout); ``results`` counts them per member for the whole run (what PFSP weighs and
+    :meth:`standings` reports).
+    """
 
     def __init__(self, settings: LeagueSettings, setup: DuelSetup, trust_model: bool = False) -> None:
         self.settings = settings
         self.setup = setup
         self.trust_model = trust_model
         self.heuristic = make_opponent("heuristic", setup)
+        self.search: Opponent | None = None
+        if settings.search > 0:
+            self.search = AgentOpponent(make_agent("search", iterations=settings.search_iterations, seed=0), setup)
         self.snapshots: list[PolicyOpponent] = []
         self.outcomes: dict[str, Counter] = {kind: Counter() for kind in (*FIXED_MEMBERS, "snapshot")}
+        self.results: dict[str, Counter] = {}
         for path in settings.checkpoints:
             self.add_checkpoint(path)
 
@@ -142,28 +168,68 @@ class LeaguePool:
                          card_ids=sorted(setup.cards))
         self.add_snapshot(model.policy, f"checkpoint:{Path(path).stem}")
 
-    def sample(self, rng: random.Random, own_random: Opponent) -> tuple[str, Opponent]:
-        """Draw a member kind with the configured weights and return it with its opponent."""
+    def members(self, own_random: Opponent | None = None) -> list[tuple[str, str, Opponent | None, float]]:
+        """(name, kind, opponent, configured weight) of every member that can be drawn now."""
         settings = self.settings
-        weights = [settings.heuristic, settings.random, settings.snapshots if self.snapshots else 0.0]
-        kind = rng.choices((*FIXED_MEMBERS, "snapshot"), weights)[0]
-        if kind == "heuristic":
-            return kind, self.heuristic
-        if kind == "random":
-            return kind, own_random
-        return kind, rng.choice(self.snapshots)
+        found: list[tuple[str, str, Opponent | None, float]] = [
+            ("heuristic", "heuristic", self.heuristic, settings.heuristic),
+            ("random", "random", own_random, settings.random)]
+        if self.search is not None:
+            found.append(("search", "search", self.search, settings.search))
+        share = settings.snapshots / len(self.snapshots) if self.snapshots else 0.0
+        found += [(snapshot.name, "snapshot", snapshot, share) for snapshot in self.snapshots]
+        return [member for member in found if member[3] > 0]
 
-    def record(self, kind: str, outcome: str) -> None:
-        """Count one finished game's outcome against a member kind."""
+    def pfsp_factor(self, name: str) -> float:
+        """PFSP's factor for a member: the share of its games the learner did not win, to ``pfsp_power`` (1 with
+        power 0; a member never met counts as half lost; never below ``PFSP_FLOOR``)."""
+        power = self.settings.pfsp_power
+        if power == 0:
+            return 1.0
+        counts = self.results.get(name, Counter())
+        games = sum(counts.values())
+        not_won = (games - counts["win"]) / games if games else 0.5
+        return max(not_won ** power, PFSP_FLOOR)
+
+    def chances(self) -> dict[str, float]:
+        """Each drawable member's chance of being drawn for the next game."""
+        weights = {name: weight * self.pfsp_factor(name) for name, _, _, weight in self.members()}
+        total = sum(weights.values())
+        return {name: weight / total for name, weight in weights.items()}
+
+    def sample(self, rng: random.Random, own_random: Opponent) -> tuple[str, str, Opponent]:
+        """Draw a member with the configured weights (times PFSP's factors): its name, kind and opponent."""
+        members = self.members(own_random)
+        weights = [weight * self.pfsp_factor(name) for name, _, _, weight in members]
+        name, kind, opponent, _ = rng.choices(members, weights)[0]
+        assert opponent is not None
+        return name, kind, opponent
+
+    def record(self, kind: str, outcome: str, member: str | None = None) -> None:
+        """Count one finished game's outcome (the learner's) against a member kind and, if given, the member."""
         self.outcomes[kind][outcome] += 1
+        if member is not None:
+            self.results.setdefault(member, Counter())[outcome] += 1
 
     def win_rates(self) -> dict[str, float]:
         """Win rate per member kind since the last :meth:`clear` (kinds without games left out)."""
         return {kind: counts["win"] / total for kind, counts in self.outcomes.items()
                 if (total := sum(counts.values()))}
 
+    def standings(self) -> list[dict[str, Any]]:
+        """Per member met or drawable: games, the learner's win rate over the run, and the chance of the next draw."""
+        chances = self.chances()
+        names = list(chances) + [name for name in self.results if name not in chances]
+        rows = []
+        for name in names:
+            counts = self.results.get(name, Counter())
+            games = sum(counts.values())
+            rows.append({"member": name, "games": games, "learner_win_rate": counts["win"] / games if games else None,
+                         "chance": chances.get(name, 0.0)})
+        return rows
+
     def clear(self) -> None:
-        """Forget the outcome counts."""
+        """Forget the per-kind outcome counts (the per-member results stay for PFSP)."""
         for counts in self.outcomes.values():
             counts.clear()
 
@@ -171,8 +237,9 @@ class LeaguePool:
 class LeagueOpponent:
     """One duel's opponent: at every game start a member drawn from the pool plays the whole game.
 
-    ``member_kind`` is the kind playing now; ``previous_kind`` the kind of the game before (what a
-    callback reading a finished game's info wants, since the env resets the slot in the same step).
+    ``member_kind`` and ``member_name`` say who plays now; ``previous_kind`` and ``previous_name`` who played the
+    game before (what a callback reading a finished game's info wants, since the env resets the slot in the same
+    step).
     """
 
     name = "league"
@@ -182,14 +249,15 @@ class LeagueOpponent:
         self._random = RandomOpponent()
         self._rng = random.Random(0)
         self.member: Opponent = pool.heuristic
-        self.member_kind = "heuristic"
+        self.member_kind = self.member_name = "heuristic"
         self.previous_kind: str | None = None
+        self.previous_name: str | None = None
 
     def reset(self, seed: int) -> None:
         """Draw this game's member (from a generator seeded by the game seed) and reset it."""
         self._rng.seed(seed)
-        self.previous_kind = self.member_kind
-        self.member_kind, self.member = self.pool.sample(self._rng, self._random)
+        self.previous_kind, self.previous_name = self.member_kind, self.member_name
+        self.member_name, self.member_kind, self.member = self.pool.sample(self._rng, self._random)
         self.member.reset(seed)
 
     def choose(self, game: Any, seat: int) -> Any:

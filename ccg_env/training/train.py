@@ -15,7 +15,9 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
   running code from the file (what to share, and what the ``learned`` agent loads);
 - ``best_model.zip`` (and its ``.ccgmodel``): the model of the evaluation with the highest win rate so far;
 - ``learning_curve.png``: the evaluations' win rates against timesteps, redrawn at every evaluation;
-- ``config.yaml``: the resolved configuration, to rerun the same thing.
+- ``config.yaml``: the resolved configuration, to rerun the same thing;
+- ``league.csv`` (league runs): after each rollout, per member the games met, the learner's win rate over the run
+  and the chance of meeting it next (what prioritized fictitious self-play, ``league.pfsp_power``, shifts).
 
 Ctrl-C stops training and still saves ``model.zip`` (``TrainResult.interrupted``; the command exits 130).
 
@@ -286,8 +288,14 @@ def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> An
     return ProgressBar()
 
 
-def make_league_callback(pool: Any) -> Any:
-    """An SB3 callback that snapshots the policy into the league and logs win rates per member kind."""
+LEAGUE_CSV = "league.csv"
+LEAGUE_COLUMNS = ("timesteps", "member", "games", "learner_win_rate", "chance")
+
+
+def make_league_callback(pool: Any, run_dir: Path | None = None) -> Any:
+    """An SB3 callback that snapshots the policy into the league, logs win rates per member kind, and after each
+    rollout appends the league's standings (games, the learner's win rate over the run and the chance of the next
+    draw, per member) to ``run_dir / league.csv``."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class LeagueSnapshots(BaseCallback):
@@ -297,12 +305,16 @@ def make_league_callback(pool: Any) -> Any:
 
         def _on_training_start(self) -> None:
             self.opponents = [duel.opponent for duel in self.training_env.get_attr("batch")[0].duels]
+            if run_dir is not None:
+                with (run_dir / LEAGUE_CSV).open("w", newline="") as out:
+                    csv.writer(out).writerow(LEAGUE_COLUMNS)
 
         def _on_step(self) -> bool:
             opponents = self.opponents
             for i, done in enumerate(self.locals["dones"]):
                 if done:
-                    pool.record(opponents[i].previous_kind, self.locals["infos"][i]["outcome"])
+                    opponent = opponents[i]
+                    pool.record(opponent.previous_kind, self.locals["infos"][i]["outcome"], opponent.previous_name)
             if self.num_timesteps - self.last_snapshot >= pool.settings.snapshot_every:
                 self.last_snapshot = self.num_timesteps
                 pool.add_snapshot(self.model.policy, f"step_{self.num_timesteps}")
@@ -313,6 +325,13 @@ def make_league_callback(pool: Any) -> Any:
                 self.logger.record(f"league/win_rate_vs_{kind}", rate)
             self.logger.record("league/snapshots", len(pool.snapshots))
             pool.clear()
+            if run_dir is not None:
+                with (run_dir / LEAGUE_CSV).open("a", newline="") as out:
+                    writer = csv.writer(out)
+                    for row in pool.standings():
+                        rate = row["learner_win_rate"]
+                        writer.writerow([self.num_timesteps, row["member"], row["games"],
+                                         "" if rate is None else f"{rate:.4f}", f"{row['chance']:.4f}"])
 
     return LeagueSnapshots()
 
@@ -429,7 +448,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     history: list[EvalResult] = []
     callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:
-        callbacks.append(make_league_callback(pool))
+        callbacks.append(make_league_callback(pool, run_dir))
     progress = make_progress_callback(config, history) if show_progress(config.progress) else None
     if progress is not None:
         callbacks.append(progress)
