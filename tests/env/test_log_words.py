@@ -188,6 +188,28 @@ def test_fatigue_and_a_hero_power_in_words_from_each_reader():
         assert [line for line in text if line in expected] == expected
 
 
+def test_the_coin_is_named_to_its_owner_and_a_spectator_only():
+    game = Game.new(0)
+    for _ in range(2):
+        game.apply(END_TURN)  # both keep their opening hands; the battle begins with the coin for seat 1
+    readers = [GameView(game, 0).log_words(), GameView(game, 1).log_words(), LogWords(game, None, ("Ann", "Bob"))]
+    gets = [[line.strip() for line in words.text() if " get" in line] for words in readers]
+    assert gets == [["Enemy gets a card"], ["You get The Coin"], ["Bob gets The Coin"]]
+
+
+@pytest.mark.parametrize("caster, caster_health, endings", [
+    (0, 30, ["Game over: you win", "Game over: Enemy wins", "Game over: Ann wins"]),
+    (1, 30, ["Game over: Enemy wins", "Game over: you win", "Game over: Bob wins"]),
+    (0, 3, ["Game over: a draw"] * 3),  # Hellfire kills both heroes at once
+])
+def test_the_game_over_line_from_each_reader(caster, caster_health, endings):
+    players = [{"mana": 10, "hand": ["hellfire"], "health": caster_health}, {"health": 3}]
+    game = Game.from_scenario({"current": caster, "turn": 3, "players": players[::1 - 2 * caster]})
+    game.apply(Choice(ChoiceKind.PLAY, game.player(caster).hand[0].uid))
+    readers = [GameView(game, 0).log_words(), GameView(game, 1).log_words(), LogWords(game, None, ("Ann", "Bob"))]
+    assert [words.text()[-1].strip() for words in readers] == endings
+
+
 def test_an_attack_names_attacker_and_defender():
     game = Game.from_scenario({"current": 0, "turn": 3, "players": [
         {"mana": 10, "battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
