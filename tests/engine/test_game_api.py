@@ -145,6 +145,18 @@ def test_from_json_names_where_a_state_breaks_the_format(mutate, message):
         Game.from_json(_corrupted(mutate))
 
 
+@pytest.mark.parametrize("text, message", [
+    ("not json", "not a JSON document: Expecting value: line 1 column 1 (char 0)"),
+    ('{"format": "ccg-env/state",\n "version": 1,}', "not a JSON document: Expecting property name enclosed in double "
+                                                    "quotes: line 2 column 15 (char 42)"),
+    (b"\xff{}", "not a JSON document: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"),
+])
+def test_a_document_json_cannot_read_is_named_with_jsons_reason_and_place(text, message):
+    with pytest.raises(StateError) as info:
+        Game.from_json(text)
+    assert str(info.value) == message
+
+
 def test_from_json_takes_text_or_bytes_only():
     with pytest.raises(StateError, match="^not a JSON document: expected str, bytes or bytearray, got int$"):
         Game.from_json(5)
