@@ -144,6 +144,34 @@ def test_determinize_keeps_public_state_and_hidden_multisets():
     assert game.to_json() == before
 
 
+def test_determinize_deals_the_enemy_as_many_distinct_secrets_as_it_has():
+    scenario = {"current": 0, "players": [
+        {"mana": 5, "hand": ["wisp"], "deck": ["wisp"]},
+        {"secrets": ["explosive_trap", "snipe"], "hand": ["wisp", "snipe"],
+         "deck": ["snipe", "snipe", "ice_barrier", "ice_barrier", "explosive_trap", "wisp"]}]}
+    game = Game.from_scenario(scenario, seed=1)
+    seen = set()
+    for seed in range(30):
+        world = GameView(game, 0).determinize(random.Random(seed))
+        secrets = [c.definition.id for c in world.player(1).secrets]
+        assert len(secrets) == 2 and len(set(secrets)) == 2
+        check_invariants(world)
+        seen.add(frozenset(secrets))
+    assert len(seen) > 1  # which two is resampled
+
+
+def test_determinize_in_the_enemys_mulligan_forgets_its_marks_and_plays_on():
+    game = Game.new(seed=4)
+    game.apply(END_TURN)  # seat 0 keeps its hand; seat 1 decides now
+    game.apply(Choice(ChoiceKind.MULLIGAN, game.player(1).hand[0].uid))
+    world = GameView(game, 0).determinize(random.Random(0))
+    assert world.player(1).marked == [] and world.in_mulligan
+    world.apply(Choice(ChoiceKind.MULLIGAN, world.player(1).hand[1].uid))
+    world.apply(END_TURN)
+    assert not world.in_mulligan
+    check_invariants(world)
+
+
 def test_determinize_resamples_the_enemy_hand():
     view = GameView(Game.from_scenario(SCENARIO, seed=1), 0)
     hands = {tuple(c.definition.id for c in view.determinize(random.Random(s)).player(1).hand) for s in range(20)}

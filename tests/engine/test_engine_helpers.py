@@ -71,11 +71,16 @@ def test_a_handler_taken_off_the_bus_no_longer_runs_even_after_its_plan_was_cach
     def handler(g: Game, action: GameAction) -> None:
         seen.append("ran")
 
+    def other(g: Game, action: GameAction) -> None:
+        seen.append("other")
+
     game.bus.on(Phase.PERFORM, _Ping, handler)
+    game.bus.on(Phase.PERFORM, _Ping, other)
     game.perform(_Ping(0))
     game.bus.off(Phase.PERFORM, _Ping, handler)
     game.perform(_Ping(0))
-    assert seen == ["ran"]
+    assert seen == ["ran", "other", "other"]  # the other handler stays
+    game.bus.off(Phase.PREPARE, _Ping, handler)  # never registered there: nothing to remove, no error
 
 
 def test_allowed_attacks_are_the_taunts_and_none_for_a_sleeping_minion():
