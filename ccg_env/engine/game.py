@@ -58,8 +58,8 @@ class Game:
     # --- creation ------------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: Rules | None = None,
-            cards: CardSet | None = None, heroes: HeroSet | None = None, log: bool = True) -> Game:
+    def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: object = None,
+            cards: CardSet | None = None, heroes: HeroSet | None = None, log: object = True) -> Game:
         """Start a game: shuffle both decks with the seeded generator, deal opening hands, then begin the mulligan
         (``rules.mulligan``, the default: the first player decides, then the second) or turn 1.
 
@@ -67,14 +67,19 @@ class Game:
             seed: an integer that seeds the game's only random generator; same seed and choices, same game.
             decks: two decks (Deck objects, packaged deck names or YAML paths); defaults to
                 ``game_setup.DEFAULT_DECKS``.
-            rules: rules constants; defaults to ``configs/rules/default.yaml``.
+            rules: a ``Rules``, or the path of a rules YAML file; defaults to ``configs/rules/default.yaml``.
             cards: card set; defaults to every file in ``configs/cards``.
             heroes: hero set; defaults to every file in ``configs/heroes``. Each seat plays the hero of its
                 deck's class (``Deck.hero``; the plain hero for a neutral deck).
             log: keep ``game.log`` (turn off for speed).
+
+        ``seed``, ``rules`` and ``log`` are typed ``object`` so that a wrong type meets a check naming the argument
+        in the compiled build too (not the compiled code's bare TypeError).
         """
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be an integer, got {seed!r}")
+        if log not in (True, False):
+            raise TypeError(f"log must be True or False, got {log!r}")
         rules = resolve_rules(rules)
         cards = cards if cards is not None else default_cards()
         heroes = heroes if heroes is not None else default_heroes()

@@ -20,7 +20,7 @@ DEFAULT_DECKS: Final = ("midrange", "aggro")
 #: The ``decks`` option that deals each seat a packaged deck drawn with the game's seed.
 RANDOM_DECKS: Final = "random"
 
-def resolve_rules(rules: Rules | str | Path | None = None, turn_limit: int | None = None) -> Rules:
+def resolve_rules(rules: object = None, turn_limit: int | None = None) -> Rules:
     """Rules from a ``Rules``, a rules YAML path or None (the packaged default), with an optional turn limit.
 
     Raises:

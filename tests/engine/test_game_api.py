@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, StateError
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules, StateError
 from ccg_env.engine.choices import END_TURN
 
 from .helpers import NO_MULLIGAN, board
@@ -72,6 +72,20 @@ def test_choices_naming_missing_or_misplaced_cards_say_what_is_wrong():
     with pytest.raises(IllegalActionError, match=rf"^put back #{card.uid} is illegal: a mulligan choice takes no "
                                                  rf"target$"):
         mulligan.apply(Choice(ChoiceKind.MULLIGAN, card.uid, 1))
+
+
+def test_game_new_names_an_argument_of_the_wrong_type_in_both_builds(tmp_path):
+    with pytest.raises(TypeError, match=r"^rules: expected a Rules object or a path to a rules YAML file, got "
+                                        r"\{'mulligan': False\}$"):
+        Game.new(seed=1, rules={"mulligan": False})
+    with pytest.raises(TypeError, match=r"^log must be True or False, got 'yes'$"):
+        Game.new(seed=1, log="yes")
+    with pytest.raises(TypeError, match=r"^seed must be an integer, got 1.5$"):
+        Game.new(seed=1.5)
+    rules_file = tmp_path / "rules.yaml"
+    rules_file.write_text("mulligan: false\n")
+    assert not Game.new(seed=1, rules=rules_file).in_mulligan  # a path to a rules file is taken, compiled or not
+    assert Game.new(seed=1, rules=str(rules_file)).state.rules == Rules.load(rules_file)
 
 
 def test_unaffordable_card_names_the_cost():
