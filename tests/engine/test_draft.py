@@ -7,7 +7,7 @@ import pytest
 from ccg_env.engine import CardClass, DataError, Game, IllegalActionError, Rules, default_cards
 from ccg_env.engine.cards import CardSet
 from ccg_env.engine.decks import parse_deck
-from ccg_env.engine.draft import OFFER_SIZE, Draft, DraftView, draft_pool
+from ccg_env.engine.draft import OFFER_SIZE, Draft, DraftView, as_hero, draft_pool
 
 CARDS = default_cards()
 RULES = Rules.load()
@@ -145,3 +145,11 @@ def test_view_shows_own_offer_and_picks_with_action_ids():
     view = DraftView.of(draft, 1, draft_offset=235)
     assert view.seat == 1 and view.picks == () and view.offer == draft.offer(1)
     assert [view.action_id(k) for k in range(3)] == [235, 236, 237]
+
+
+def test_a_hero_class_is_taken_by_name_or_refused_listing_every_class():
+    assert as_hero("mage") is CardClass.MAGE and as_hero(CardClass.WARRIOR) is CardClass.WARRIOR
+    with pytest.raises(DataError) as info:
+        as_hero("bard")
+    assert str(info.value) == ("<draft>, field 'heroes': unknown hero class 'bard' (allowed: neutral, mage, warrior, "
+                               "paladin, priest, rogue, warlock)")

@@ -68,6 +68,8 @@ def test_turns_are_numbered_per_player():
     later = GameView(game, 1).log_words().text(len(game.log) - 3)  # numbering continues when reading from the middle
     assert "Your turn 2 begins" in [line.strip() for line in later]
     assert [player_turn(t, 0) for t in (1, 3, 5)] == [1, 2, 3]
+    assert [player_turn(t, 1) for t in (2, 4, 6)] == [1, 2, 3] and isinstance(player_turn(4, 1), int)
+    assert (player_turn(1, 1), player_turn(2, 0)) == (0, 1)  # turns each seat has begun by then
     assert [player_turn(t, 1) for t in (2, 4, 6)] == [1, 2, 3]
 
 
@@ -83,6 +85,27 @@ def test_the_mulligan_in_words_names_only_what_each_seat_may_know():
     assert f"You put back {put_back} and draw {drawn}" in own and f"You mark {put_back} to put back" in own
     assert "Enemy puts back 1 card and draws 1 in their place" in enemy and "Enemy marks a card to put back" in enemy
     assert not any(put_back in line or drawn in line for line in enemy if line.startswith("Enemy"))
+
+
+@pytest.mark.parametrize("put_back", [0, 2])
+def test_the_mulligan_and_the_first_turn_change_from_each_reader(put_back):
+    game = Game.new(3, log=True)
+    game.apply(END_TURN)  # seat 0 keeps its opening hand
+    for slot in range(put_back):
+        game.apply(Choice(ChoiceKind.MULLIGAN, game.player(1).hand[slot].uid))
+    game.apply(END_TURN)
+    game.apply(END_TURN)  # seat 0 ends its first turn
+    readers = [GameView(game, 0).log_words(), GameView(game, 1).log_words(), LogWords(game, None, ("Ann", "Bob"))]
+    texts = [[line.strip() for line in words.text()] for words in readers]
+    assert [text[0] for text in texts] == ["The game begins"] * 3
+    assert [t[t.index("The game begins") + 3] for t in texts] == [
+        "You keep your opening hand", "Enemy keeps the opening hand", "Ann keeps the opening hand"]
+    ends = [line for text in texts for line in text if line.endswith("the turn")]
+    assert ends == ["You end the turn", "Enemy ends the turn", "Ann ends the turn"]
+    if put_back:
+        assert "Enemy puts back 2 cards and draws 2 in their place" in texts[0]
+    else:
+        assert "You keep your opening hand" in texts[1] and "Bob keeps the opening hand" in texts[2]
 
 
 def test_every_action_kind_of_a_full_game_has_a_sentence():
