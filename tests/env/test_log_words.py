@@ -243,6 +243,20 @@ def test_an_attack_names_attacker_and_defender():
     assert GameView(game, 1).log_words().text(start)[0] == "Chillwind Yeti attacks your hero"
 
 
+def test_a_trigger_names_its_card_ability_and_target_and_says_when_it_fizzles():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": ["frostbolt", "arcane_explosion"]}, {"battlefield": ["river_crocolisk"]}]})
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, game.player(1).battlefield[0].uid))
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid))
+    triggers = [line.strip() for line in GameView(game, 0).log_words().text(start) if " triggers " in line]
+    assert triggers == [
+        "Frostbolt triggers (battlecry: damage) on River Crocolisk",
+        "Frostbolt triggers (battlecry: freeze) on River Crocolisk but fizzles (its target is gone)",  # it died
+        "Arcane Explosion triggers (battlecry: damage)"]  # no target: no 'on'
+    assert GameView(game, 0).log_in_words(start + 2)[0] == "    Frostbolt triggers (battlecry: damage) on River Crocolisk"
+
+
 def test_a_secret_is_named_to_its_owner_only():
     assert _played_in_words("ice_barrier")[1] == "You place a secret (Ice Barrier)"
     assert _played_in_words("ice_barrier", seat=1)[1] == "Enemy places a secret"

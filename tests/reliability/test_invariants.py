@@ -161,6 +161,19 @@ def test_a_loop_may_end_the_game_on_any_turn_but_never_with_a_winner():
     assert broken_invariants(game) == ["[result] a loop (a draw) with winner 0"]
 
 
+@pytest.mark.parametrize("corrupt, problem", [
+    (_set(lambda g: g.player(0).hero, armor=-2), r"in HERO: negative armor -2$"),
+    (_set(_in_hand, health=0), r"in HAND: a minion at 0 health$"),
+    (_set(lambda g: g.player(0).battlefield[0], health=99), r"in BATTLEFIELD: health 99 above its maximum 5$"),
+    (_set(lambda g: g.player(0).weapon[0], durability=-1), r"in WEAPON: negative durability -1$"),
+])
+def test_a_broken_stat_is_named_with_its_value(corrupt, problem):
+    game = board()
+    corrupt(game)
+    assert any(p.startswith("[stats]") and re.search(problem, p) for p in broken_invariants(game)), \
+        broken_invariants(game)
+
+
 def test_invariant_error_is_an_assertion_error():
     assert issubclass(InvariantError, AssertionError)
 
