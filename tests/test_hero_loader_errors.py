@@ -55,6 +55,18 @@ BAD_HEROES = {
                    "expected a non-empty name"),
     "power text not text": (MAGE + "power: {id: zap, name: Zap, text: [a], abilities: [{effect: gain_armor, "
                             "amount: 1}]}", "hero 'zapper', power, field 'text'", "expected text"),
+    "power id not a slug": (MAGE + "power: {id: Zap-Zap, name: Zap, abilities: [{effect: gain_armor, amount: 1}]}",
+                            "hero 'zapper', power, field 'id'", "ids are lower-case slugs like 'jaina', got 'Zap-Zap'"),
+    "hero id in capitals": ("id: Zapper\nname: Zapper\nclass: mage\n" + GOOD_POWER, "hero 'Zapper', field 'id'",
+                            "lower-case slugs"),
+    "power missing a name": (MAGE + "power: {id: zap, abilities: [{effect: gain_armor, amount: 1}]}",
+                             "hero 'zapper', power, field 'name'", "missing required field"),
+    "power cost 21": (MAGE + "power: {id: zap, name: Zap, cost: 21, abilities: [{effect: gain_armor, amount: 1}]}",
+                      "hero 'zapper', power, field 'cost'", "between 0 and 20"),
+    "power used 11 times a turn": (MAGE + "power: {id: zap, name: Zap, uses_per_turn: 11, abilities: [{effect: "
+                                   "gain_armor, amount: 1}]}", "hero 'zapper', power, field 'uses_per_turn'",
+                                   "between 1 and 10"),
+    "no id": ("name: Zapper\nclass: mage\n" + GOOD_POWER, "hero, field 'id'", "missing required field"),
     "power with six abilities": (MAGE + "power: {id: zap, name: Zap, abilities: [" + ", ".join(
         ["{effect: gain_armor, amount: 1}"] * 6) + "]}", "hero 'zapper', power, field 'abilities'",
         "6 abilities, at most 5 allowed"),
@@ -149,3 +161,16 @@ def test_five_power_abilities_are_allowed_and_no_hero_files_is_an_error(tmp_path
     assert len(heroes.for_class(CardClass.MAGE).power.abilities) == 5
     with pytest.raises(DataError, match="^<data>: no hero files given$"):
         load_heroes([])
+
+
+def test_a_hero_power_is_read_with_every_field(tmp_path):
+    power = ("power: {id: zap_zap, name: Zap Zap, cost: 20, uses_per_turn: 10, text: Zap twice., "
+             "target: {allowed: {alliance: enemy, zones: active}}, abilities: [{effect: damage, amount: 1}]}")
+    hero = load_heroes([_hero_file(tmp_path, MAGE + "text: A hero.\n" + power)]).for_class(CardClass.MAGE)
+    card = hero.power
+    assert (card.id, card.name, card.cost, card.uses_per_turn, card.text) == ("zap_zap", "Zap Zap", 20, 10, "Zap twice.")
+    assert card.card_type.value == "hero_power" and card.card_class is CardClass.MAGE and card.collectible is False
+    assert card.target is not None and card.target.allowed.describe_short() == "ENEMY:ACTIVE"
+    assert list(card.triggers) == [a.trigger for a in card.abilities] and hero.text == "A hero."
+    plain = load_heroes([_hero_file(tmp_path, MAGE + GOOD_POWER, "plain.yaml")]).for_class(CardClass.MAGE).power
+    assert (plain.cost, plain.uses_per_turn, plain.text, plain.target) == (2, 1, "", None)  # the defaults
