@@ -257,6 +257,30 @@ def test_a_trigger_names_its_card_ability_and_target_and_says_when_it_fizzles():
     assert GameView(game, 0).log_in_words(start + 2)[0] == "    Frostbolt triggers (battlecry: damage) on River Crocolisk"
 
 
+@pytest.mark.parametrize("deck, seen", [
+    ([], ["You draw nothing", "Enemy draws nothing", "Ann draws nothing"]),
+    (["wisp"], ["You draw Wisp", "Enemy draws a card", "Ann draws Wisp"]),
+    (["wisp", "river_crocolisk"], ["You draw 2 cards: River Crocolisk and Wisp", "Enemy draws 2 cards",
+                                   "Ann draws 2 cards: River Crocolisk and Wisp"]),
+])
+def test_a_draw_from_each_reader(deck, seen):
+    """Arcane Intellect draws two: none, one or both from the deck (the deck's last card is drawn first)."""
+    readers = _play_seen_by_all("arcane_intellect", deck=deck or None)  # no deck given: an empty one
+    assert [lines[3] for lines in readers] == seen
+    assert [lines[0] for lines in readers] == ["You play Arcane Intellect", "Enemy plays Arcane Intellect",
+                                               "Ann plays Arcane Intellect"]
+
+
+def test_a_card_the_enemy_drew_stays_a_card_in_its_draw_after_it_is_played():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hand": ["arcane_intellect"], "deck": ["wisp"]}, {}]})
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid))
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid))  # the Wisp it drew, now public
+    enemy_view = [line.strip() for line in GameView(game, 1).log_words().text(start)]
+    assert "Enemy draws a card" in enemy_view and "Enemy plays Wisp" in enemy_view
+
+
 def test_a_secret_is_named_to_its_owner_only():
     assert _played_in_words("ice_barrier")[1] == "You place a secret (Ice Barrier)"
     assert _played_in_words("ice_barrier", seat=1)[1] == "Enemy places a secret"
