@@ -293,6 +293,20 @@ def test_an_action_without_a_sentence_reads_as_its_kind_and_fields():
     assert GameView(game, 0).log_words().text(start) == ["Note(Enemy, label=hello)"]
 
 
+def test_naming_helpers_and_a_slice_of_the_log():
+    game, start = _fireball_on_yeti()
+    words = LogWords(game, None, ("Ann", "Bob"))
+    fireball = game.player(0).graveyard[0].uid
+    assert (words.card(None), words.card("x"), words.card(fireball)) == ("nothing", "x", "Fireball")
+    assert words.card(fireball, hidden=True) == "a card"
+    assert (words.cards([]), words.cards(fireball), words.cards([fireball])) == ("nothing", "Fireball", "Fireball")
+    assert words.lines(start, start + 2) == [(0, "Ann plays Fireball on Chillwind Yeti"),
+                                             (1, "Fireball is cast on Chillwind Yeti")]
+    assert words.text(start, start + 2) == ["Ann plays Fireball on Chillwind Yeti",
+                                            "  Fireball is cast on Chillwind Yeti"]
+    assert len(words.lines(start)) == len(game.log) - start
+
+
 def test_a_seat_needs_the_views_visibility_rule():
     game = Game.new(0)
     with pytest.raises(ValueError, match="needs can_see"):
