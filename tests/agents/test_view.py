@@ -235,6 +235,48 @@ def test_off_turn_views_cannot_decode_or_describe_the_enemys_cards():
     assert GameView(game, 0).describe(END_TURN) == "End turn"
 
 
+def test_side_views_show_every_field_and_card_views_every_stat():
+    game = Game.from_scenario({"current": 0, "turn": 5, "players": [
+        {"mana": 4, "max_mana": 6, "fatigue": 2, "hero": "mage", "hand": ["wisp"], "secrets": ["snipe"],
+         "weapon": "fiery_war_axe", "deck": ["wisp", "wisp"],
+         "battlefield": [{"card": "chillwind_yeti", "health": 3, "attacks_made": 1, "sleeping": True}]},
+        {"mana": 1, "max_mana": 3, "hand": ["wisp", "wisp"], "secrets": ["explosive_trap"],
+         "battlefield": ["river_crocolisk"]}]})
+    me, enemy = game.player(0), game.player(1)
+    me.hero_power_uses = 1
+    enemy.battlefield[0].frozen_on_turn = 4
+    own, other = GameView(game, 0).own, GameView(game, 0).enemy
+    assert (own.index, own.mana, own.max_mana, own.fatigue, own.hand_size, own.deck_size, own.secret_count) == (
+        0, 4, 6, 2, 1, 2, 1)
+    assert (own.hero.uid, own.weapon.card_id, own.hero_class.value, own.hero_power.card_id, own.hero_power_uses) == (
+        me.hero.uid, "fiery_war_axe", "mage", "fireblast", 1)
+    assert [c.card_id for c in own.hand] == ["wisp"] and [c.card_id for c in own.secrets] == ["snipe"]
+    assert (other.index, other.mana, other.max_mana, other.hand_size, other.secret_count, other.weapon) == (
+        1, 1, 3, 2, 1, None)
+    assert other.hand == () and other.secrets == () and other.hero_power is None
+    yeti = own.battlefield[0]
+    assert (yeti.owner, yeti.zone, yeti.health, yeti.max_health, yeti.attacks_made, yeti.sleeping, yeti.frozen) == (
+        0, me.battlefield[0].zone, 3, 5, 1, True, False)
+    croc = other.battlefield[0]
+    assert (croc.owner, croc.frozen, croc.sleeping) == (1, True, False)
+    axe = own.weapon
+    assert (axe.attack, axe.durability, axe.cost) == (3, 2, 3)
+
+
+def test_marks_show_on_the_own_side_only_and_hero_power_targets_follow_its_marks():
+    game = Game.new(seed=4)
+    card = game.player(0).hand[0]
+    game.apply(Choice(ChoiceKind.MULLIGAN, card.uid))
+    assert GameView(game, 0).own.marked == (card.uid,) and GameView(game, 1).enemy.marked == ()
+    board = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hero": "mage", "battlefield": ["wisp"]}, {"battlefield": ["river_crocolisk"]}]})
+    view = GameView(board, 0)
+    me, enemy = board.player(0), board.player(1)
+    preferred = [enemy.hero.uid, enemy.battlefield[0].uid]
+    assert view.hero_power_targets() == view.hero_power_targets(preferred=True) == preferred
+    assert view.hero_power_targets(preferred=False) == [me.hero.uid, me.battlefield[0].uid, *preferred]
+
+
 def test_both_heroes_classes_and_powers_are_public():
     from ccg_env.engine import CardClass
 
