@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Rules, StateError
+from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Keyword, Rules, StateError
 from ccg_env.engine.choices import END_TURN
 
 from .helpers import NO_MULLIGAN, board
@@ -132,6 +132,9 @@ def test_from_json_rejects_corrupt_states_with_a_location():
         Game.from_json(json.dumps(doc))
 
 
+EVERY_KEYWORD = sum(int(k) for k in Keyword)
+
+
 def _corrupted(mutate) -> str:
     doc = json.loads(Game.new(seed=1).to_json())
     mutate(doc)
@@ -153,8 +156,20 @@ def _zones(doc: dict, player: int = 0) -> dict:
     (lambda d: _zones(d)["hero_power"][0].update(id=_zones(d)["hero"][0]["id"]), r"unknown hero power id"),
     (lambda d: _zones(d, 1)["hero"][0].update(id="reinforce"), r"^players\[1\]\.zones\.hero\[0\]: unknown hero id "
                                                                  r"'reinforce'"),
+    (lambda d: _zones(d)["hand"][0].pop("id"), r"^players\[0\]\.zones\.hand\[0\]: missing field 'id'$"),
+    (lambda d: _zones(d)["hand"][0].update(speed=3), r"^players\[0\]\.zones\.hand\[0\]: unknown fields \['speed'\]$"),
+    (lambda d: d["players"][0].pop("zones"), r"^players\[0\]: missing field 'zones'$"),
+    (lambda d: d["players"][0].update(speed=1), r"^players\[0\]: unknown fields \['speed'\]$"),
+    (lambda d: _zones(d).update(hand=5), r"^players\[0\]\.zones: field 'hand' should be list, got 5$"),
+    (lambda d: _zones(d)["hand"][0].update(keywords=-1), r"^players\[0\]\.zones\.hand\[0\]: field 'keywords' -1 is "
+                                                          r"not a set of known keywords$"),
+    (lambda d: _zones(d)["hand"][0].update(keywords=EVERY_KEYWORD + 1), r"field 'keywords' \d+ is not a set of known "
+                                                                        r"keywords$"),
+    (lambda d: _zones(d)["weapon"].extend(_zones(d)["hand"][:2]), r"^players\[0\]\.zones\.weapon: 2 cards, at most 1 "
+                                                                  r"allowed$"),
 ])
 def test_from_json_names_where_a_state_breaks_the_format(mutate, message):
+    """Each problem is named with the path of the object that has it."""
     with pytest.raises(StateError, match=message):
         Game.from_json(_corrupted(mutate))
 
@@ -169,6 +184,11 @@ def test_a_document_json_cannot_read_is_named_with_jsons_reason_and_place(text, 
     with pytest.raises(StateError) as info:
         Game.from_json(text)
     assert str(info.value) == message
+
+
+def test_a_card_with_every_keyword_loads():
+    every = _corrupted(lambda d: _zones(d)["hand"][0].update(keywords=EVERY_KEYWORD))
+    assert Game.from_json(every).player(0).hand[0].keywords == EVERY_KEYWORD
 
 
 def test_from_json_takes_text_or_bytes_only():
