@@ -153,3 +153,18 @@ def test_a_hero_class_is_taken_by_name_or_refused_listing_every_class():
         as_hero("bard")
     assert str(info.value) == ("<draft>, field 'heroes': unknown hero class 'bard' (allowed: neutral, mage, warrior, "
                                "paladin, priest, rogue, warlock)")
+
+
+def test_a_clone_keeps_heroes_picks_and_copy_counts_and_a_view_shows_its_seats_draft():
+    draft = Draft(CARDS, RULES, 5, heroes=["mage", "rogue"])
+    for _ in range(6):
+        draft.pick(0)
+    clone = draft.clone()
+    assert [s.hero for s in clone.sides] == [CardClass.MAGE, CardClass.ROGUE]
+    assert [clone.picks(seat) for seat in (0, 1)] == [draft.picks(seat) for seat in (0, 1)]
+    assert [s.counts for s in clone.sides] == [s.counts for s in draft.sides] and clone.sides[0].counts
+    clone.pick(0)
+    assert len(clone.picks(0)) == len(draft.picks(0)) + 1 and clone.sides[0].counts != draft.sides[0].counts
+    view = DraftView.of(draft, 1, draft_offset=7)
+    assert (view.seat, view.hero, view.round, view.rules, view.cards) == (1, CardClass.ROGUE, draft.round, RULES, CARDS)
+    assert view.offer == draft.offer(1) and view.picks == draft.picks(1) and view.action_id(2) == 9
