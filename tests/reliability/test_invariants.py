@@ -174,6 +174,17 @@ def test_a_broken_stat_is_named_with_its_value(corrupt, problem):
         broken_invariants(game)
 
 
+def test_a_check_that_cannot_run_on_a_broken_state_is_reported_by_name():
+    game = Game.new(seed=1)
+    game.state.log.append(None)
+    assert broken_invariants(game) == [
+        "[check_log] could not run on this state: AttributeError: 'NoneType' object has no attribute 'depth'"]
+    game = Game.new(seed=1)
+    game.player(0).hand.append(None)
+    assert broken_invariants(game)[0] == ("[check_zones] could not run on this state: AttributeError: 'NoneType' "
+                                          "object has no attribute 'zone'")
+
+
 def test_invariant_error_is_an_assertion_error():
     assert issubclass(InvariantError, AssertionError)
 
