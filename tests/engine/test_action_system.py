@@ -5,8 +5,10 @@ from dataclasses import dataclass
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Result
-from ccg_env.engine.actions import DrawCards, GameAction, Overdraw
+from ccg_env.engine.actions import (Attack, ChangeTurn, DrawCards, GameAction, MulliganMark, Overdraw, PlayCard,
+                                    UseHeroPower)
 from ccg_env.engine.events import Phase
+from ccg_env.engine.view import GameView
 
 from .helpers import board
 
@@ -68,6 +70,41 @@ def test_a_loop_of_actions_about_no_card_ends_the_game_naming_no_card():
     stop = game.log[-1]
     assert stop.kind == "StopLoop" and stop.depth == 0 and stop.action.card is None
     assert stop.action.reason == "reactions nested more than 100 deep (at Note)" and stop.action.player == 0
+
+
+def test_actions_performed_out_of_turn_or_with_cards_out_of_place_are_refused_with_why():
+    """The validators behind the legal choices, met directly: each refusal is logged, and nothing happens."""
+    secrets = ["explosive_trap", "ice_barrier", "noble_sacrifice", "vaporize", "snake_trap"]
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"mana": 10, "hero": "mage", "hand": ["snipe"], "secrets": secrets,
+         "battlefield": [{"card": "wisp", "sleeping": False}]},
+        {"mana": 10, "hero": "warrior", "hand": ["wisp"], "battlefield": ["river_crocolisk"]}]})
+    me, enemy = game.player(0), game.player(1)
+    wisp, croc = me.battlefield[0], enemy.battlefield[0]
+    refusals = [
+        (PlayCard(1, enemy.hand[0]), "player 1 cannot play on player 0's turn"),
+        (PlayCard(0, wisp), f"{wisp!r} is not in player 0's hand"),
+        (PlayCard(0, me.hand[0]), "player 0 already has 5 secrets"),
+        (ChangeTurn(1, 0), "player 1 cannot end player 0's turn"),
+        (UseHeroPower(0, enemy.hero_power[0]), f"{enemy.hero_power[0]!r} is not player 0's hero power"),
+        (Attack(1, croc, wisp), "player 1 cannot attack on player 0's turn"),
+        (Attack(0, croc, wisp), f"{croc!r} is not a character of player 0 in play"),
+    ]
+    before = game.to_json()
+    for action, reason in refusals:
+        size = len(game.log)
+        game.perform(action)
+        assert [e.cancelled for e in game.log[size:]] == [reason]
+    assert game.to_json() == before
+    last = GameView(game, 0).log_words().text(len(game.log) - 1)
+    assert last == [f"River Crocolisk attacks Wisp (cancelled: {reason})"]
+    mulligan = Game.new(seed=4)
+    card = mulligan.player(1).hand[0]
+    for action, reason in [(MulliganMark(1, card), "player 1 cannot decide in player 0's mulligan"),
+                           (MulliganMark(0, card), f"card #{card.uid} is not in player 0's opening hand")]:
+        size = len(mulligan.log)
+        mulligan.perform(action)
+        assert [e.cancelled for e in mulligan.log[size:]] == [reason]
 
 
 def test_prepare_reactions_resolve_before_perform():
