@@ -267,9 +267,9 @@ def test_a_view_reads_the_games_turn_rules_result_and_log_size():
     game = Game.from_scenario({"current": 1, "turn": 4, "players": [{"health": 3}, {"mana": 10, "hand": ["fireball"]}]})
     view = GameView(game, 0)
     assert (view.turn, view.current_player, view.is_my_turn, view.is_over, view.winner) == (4, 1, False, False, None)
-    assert view.rules is game.state.rules and view.log_size == len(game.log) and not view.in_mulligan
+    assert view.rules is game.state.rules and view.log_size() == len(game.log) and not view.in_mulligan
     game.apply(Choice(ChoiceKind.PLAY, game.player(1).hand[0].uid, game.player(0).hero.uid))
-    assert (view.is_over, view.winner, view.is_my_turn) == (True, 1, False) and view.log_size == len(game.log) > 0
+    assert (view.is_over, view.winner, view.is_my_turn) == (True, 1, False) and view.log_size() == len(game.log) > 0
     assert GameView(game, 0).graveyard(1)[0].card_type.value == "spell"
 
 
