@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 from enum import Enum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple, Optional, SupportsIndex, cast
 
 from .actions import Attack, ChangeTurn, GameAction, Mulligan, MulliganMark, PlayCard, UseHeroPower
 from .events import Phase
@@ -60,14 +61,29 @@ Move = tuple["Card | None", "Card | None"]
 _NO_CARDS: Final[Move] = (None, None)
 
 
-def malformed(value: object) -> str | None:
-    """Why ``value`` is not a well-formed Choice, or None if it is (a NamedTuple does not check its fields)."""
+def as_choice(value: object) -> Choice | str:
+    """``value`` as a well-formed Choice, its uids plain ints (a NumPy integer is taken), or why it is not one.
+
+    A NamedTuple does not check its fields, and compiled code reading a field typed ``int`` would raise a bare
+    TypeError on anything else (even when only formatting an error message), so the fields are checked here.
+    """
     if not isinstance(value, Choice):
         return f"expected a Choice, got {value!r}"
     items: tuple[object, ...] = value  # read as plain objects: compiled code would check them as typed
-    if not isinstance(items[0], ChoiceKind):
-        return f"a Choice's kind must be a ChoiceKind, got {items[0]!r}"
-    return None
+    kind, source, target = items
+    if not isinstance(kind, ChoiceKind):
+        return f"a Choice's kind must be a ChoiceKind, got {kind!r}"
+    if (source is None or type(source) is int) and (target is None or type(target) is int):
+        return value
+    uids: list[int | None] = []
+    for name, field in (("source", source), ("target", target)):
+        if field is None or type(field) is int:
+            uids.append(cast(Optional[int], field))
+        elif isinstance(field, bool) or not hasattr(type(field), "__index__"):
+            return f"a Choice's {name} must be a card uid (an integer) or None, got {field!r}"
+        else:
+            uids.append(operator.index(cast(SupportsIndex, field)))
+    return Choice(kind, uids[0], uids[1])
 
 
 def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:

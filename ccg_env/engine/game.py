@@ -8,7 +8,7 @@ from typing import Any, Final, Sequence, SupportsIndex, cast
 from .action_system import ActionSystem
 from .actions import Attack, ChangeTurn, GameAction, Mulligan, MulliganMark, PlayCard, StartGame, UseHeroPower
 from .cards import CardSet, default_cards
-from .choices import Choice, ChoiceKind, Move, legal_moves, malformed, why_illegal
+from .choices import Choice, ChoiceKind, Move, as_choice, legal_moves, why_illegal
 from .decks import Deck, default_deck_paths
 from .errors import EngineBusyError, GameOverError, IllegalActionError
 from .events import EventBus, all_subclasses
@@ -127,10 +127,10 @@ class Game:
             IllegalActionError: the choice is not legal now; the state is left exactly as it was.
             GameOverError: the game is over (a subclass of IllegalActionError).
         """
-        problem = malformed(choice)
-        if problem is not None:
-            raise IllegalActionError(problem)
-        choice = cast(Choice, choice)
+        checked = as_choice(choice)
+        if isinstance(checked, str):
+            raise IllegalActionError(checked)
+        choice = checked
         state = self.state
         if state.result is not None:
             raise GameOverError(f"{choice} is illegal: the game is over ({state.result.value})")

@@ -4,6 +4,7 @@ import gc
 import json
 import random
 
+import numpy as np
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Keyword, Rules, StateError
@@ -27,8 +28,13 @@ def test_choices_are_frozen_values_listed_in_a_stable_order():
     (Choice(ChoiceKind.ATTACK, 999, 1), "no card #999|no character #999"),
     (Choice(ChoiceKind.END_TURN, 3), "takes no source"),
     ("end turn", "expected a Choice"),
+    (Choice(ChoiceKind.PLAY, [1, 2]), r"^a Choice's source must be a card uid \(an integer\) or None, got \[1, 2\]$"),
+    (Choice(ChoiceKind.ATTACK, 1, "2"), r"^a Choice's target must be a card uid \(an integer\) or None, got '2'$"),
+    (Choice(ChoiceKind.PLAY, True), r"^a Choice's source must be a card uid \(an integer\) or None, got True$"),
+    (Choice(ChoiceKind.PLAY, np.int64(999)), r"^play #999 is illegal: no card #999"),
 ])
 def test_illegal_choices_raise_and_leave_the_state_unchanged(choice, reason):
+    """In both builds (compiled code reading a field typed int raised a bare TypeError, even for a NumPy integer)."""
     game = Game.new(seed=4, rules=NO_MULLIGAN)
     before = game.to_json()
     log_length = len(game.log)
@@ -86,6 +92,14 @@ def test_game_new_names_an_argument_of_the_wrong_type_in_both_builds(tmp_path):
     rules_file.write_text("mulligan: false\n")
     assert not Game.new(seed=1, rules=rules_file).in_mulligan  # a path to a rules file is taken, compiled or not
     assert Game.new(seed=1, rules=str(rules_file)).state.rules == Rules.load(rules_file)
+
+
+def test_a_choice_naming_its_cards_by_numpy_integers_is_applied_like_plain_ints():
+    game, twin = (Game.from_scenario(board({"hand": ["fireball"]}, {"battlefield": ["wisp"]})) for _ in range(2))
+    choice = next(c for c in game.legal_actions() if c.kind is ChoiceKind.PLAY and c.target is not None)
+    game.apply(Choice(choice.kind, np.int64(choice.source), np.int32(choice.target)))
+    twin.apply(choice)
+    assert game.to_json() == twin.to_json()
 
 
 def test_unaffordable_card_names_the_cost():
