@@ -13,6 +13,18 @@ from .helpers import board, play
 
 TEST_CARDS = """
 cards:
+  - id: touch_the_hand
+    name: Touch the Hand
+    type: spell
+    cost: 1
+    text: Every effect on the cards in your hand and deck (none of them is in play, so nothing changes).
+    abilities:
+      - {trigger: battlecry, effect: buff, attack: 2, health: 2, select: all, mark: {alliance: ally, zones: [hand, deck]}}
+      - {trigger: battlecry, effect: give_keyword, keyword: taunt, select: all, mark: {alliance: ally, zones: [hand, deck]}}
+      - {trigger: battlecry, effect: freeze, select: all, mark: {alliance: ally, zones: [hand, deck]}}
+      - {trigger: battlecry, effect: damage, amount: 1, select: all, mark: {alliance: ally, zones: [hand, deck]}}
+      - {trigger: battlecry, effect: heal, amount: 1, select: all, mark: {alliance: ally, zones: [hand, deck]}}
+      - {trigger: battlecry, effect: destroy, select: all, mark: {alliance: ally, zones: [hand, deck]}}
   - id: heal_ally_minion
     name: Heal Ally Minion
     type: spell
@@ -97,6 +109,15 @@ def test_a_mark_with_types_keeps_only_cards_of_those_types(cards):
     spells = Mark(Alliance.ANY, Zones.ACTIVE | Zones.HAND, frozenset({CardType.SPELL}))
     assert candidates(game.state, 0, spells) == [me.hand[0]]
     assert Mark(Alliance.ENEMY, Zones.BATTLEFIELD).describe_short() == "ENEMY:BATTLEFIELD"  # as logs show a mark
+
+
+def test_effects_on_cards_out_of_play_change_nothing(cards):
+    game = _game(cards, {"hand": ["touch_the_hand", "chillwind_yeti"], "deck": ["wisp"]})
+    yeti, wisp = game.player(0).hand[1], game.player(0).deck[0]
+    before = [(c.attack, c.health, c.max_health, c.keywords, c.frozen_on_turn, c.zone) for c in (yeti, wisp)]
+    play(game, "touch_the_hand")
+    assert [(c.attack, c.health, c.max_health, c.keywords, c.frozen_on_turn, c.zone) for c in (yeti, wisp)] == before
+    assert {"Buff", "GiveKeyword", "Freeze", "Damage", "Heal", "Destroy"} <= {e.kind for e in game.log}  # all ran
 
 
 def test_required_target_without_candidates_makes_the_card_unplayable(cards):
