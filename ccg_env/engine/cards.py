@@ -247,12 +247,14 @@ def _can_select_itself(ability: Ability) -> bool:
             and (not mark.card_types or CardType.MINION in mark.card_types) and CardType.MINION not in mark.exclude)
 
 
-def load_cards(paths: Iterable[str | Path] | None = None) -> CardSet:
+def load_cards(paths: Iterable[str | Path] | str | Path | None = None) -> CardSet:
     """Load and validate card files (all of ``configs/cards/*.yaml`` by default) into a :class:`CardSet`.
 
     Every card is checked, then every cross-reference (summoned and equipped card ids). Nothing is returned
     half-loaded: the first problem raises a :class:`DataError` naming the file, the card and the field.
     """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]  # one file (a string would otherwise be read as a list of one-letter paths)
     files = sorted(config_dir().joinpath("cards").glob("*.yaml")) if paths is None else [Path(p) for p in paths]
     if not files:
         raise DataError("no card files given")

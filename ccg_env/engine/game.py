@@ -59,7 +59,7 @@ class Game:
 
     @classmethod
     def new(cls, seed: object = 0, *, decks: Sequence[Deck | str | Path] | None = None, rules: object = None,
-            cards: CardSet | None = None, heroes: HeroSet | None = None, log: object = True) -> Game:
+            cards: object = None, heroes: object = None, log: object = True) -> Game:
         """Start a game: shuffle both decks with the seeded generator, deal opening hands, then begin the mulligan
         (``rules.mulligan``, the default: the first player decides, then the second) or turn 1.
 
@@ -73,16 +73,12 @@ class Game:
                 deck's class (``Deck.hero``; the plain hero for a neutral deck).
             log: keep ``game.log`` (turn off for speed).
 
-        ``seed``, ``rules`` and ``log`` are typed ``object`` so that a wrong type meets a check naming the argument
-        in the compiled build too (not the compiled code's bare TypeError).
+        The arguments a caller types are ``object`` so that a wrong type meets a check naming the argument in the
+        compiled build too (not the compiled code's bare TypeError).
         """
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, got {seed!r}")
-        if log not in (True, False):
-            raise TypeError(f"log must be True or False, got {log!r}")
+        seed, log = _checked_seed_and_log(seed, log)
         rules = resolve_rules(rules)
-        cards = cards if cards is not None else default_cards()
-        heroes = heroes if heroes is not None else default_heroes()
+        cards, heroes = _card_and_hero_sets(cards, heroes)
         resolved = resolve_deck_pair(decks, cards, rules)
         hero_defs = [heroes.for_class(deck.hero) for deck in resolved]
         check_hero_cards(hero_defs, cards, ", ".join(heroes.sources))
@@ -97,17 +93,19 @@ class Game:
         return game
 
     @classmethod
-    def from_scenario(cls, scenario: object, seed: int = 0, *, rules: Rules | None = None,
-                      cards: CardSet | None = None, heroes: HeroSet | None = None, log: bool = True) -> Game:
+    def from_scenario(cls, scenario: object, seed: object = 0, *, rules: object = None, cards: object = None,
+                      heroes: object = None, log: object = True) -> Game:
         """Build a board described as data (see :mod:`ccg_env.engine.scenario` for the format).
 
-        A player's hero is the plain one unless the scenario names a class (``"hero": "mage"``).
+        A player's hero is the plain one unless the scenario names a class (``"hero": "mage"``). The other
+        arguments are checked as :meth:`new` checks them.
         """
         from .scenario import build_scenario
 
-        return build_scenario(cls, scenario, seed, rules=resolve_rules(rules),
-                              cards=cards if cards is not None else default_cards(),
-                              heroes=heroes if heroes is not None else default_heroes(), log=log)
+        seed, log = _checked_seed_and_log(seed, log)
+        card_set, hero_set = _card_and_hero_sets(cards, heroes)
+        return build_scenario(cls, scenario, seed, rules=resolve_rules(rules), cards=card_set, heroes=hero_set,
+                              log=log)
 
     # --- playing -------------------------------------------------------------------------------
 
@@ -237,18 +235,40 @@ class Game:
         return state_to_json(self.state)
 
     @classmethod
-    def from_json(cls, text: object, *, cards: CardSet | None = None, heroes: HeroSet | None = None) -> Game:
+    def from_json(cls, text: object, *, cards: object = None, heroes: object = None) -> Game:
         """Load a state written by :meth:`to_json` (str, bytes or bytearray); a corrupt or foreign document, or
         anything else, raises ``StateError`` (typed ``object`` so that the compiled build's own type check does not
         answer first with a bare TypeError)."""
         from .serialize import state_from_json
 
-        card_set = cards if cards is not None else default_cards()
-        return cls(state_from_json(text, card_set, heroes if heroes is not None else default_heroes()), card_set)
+        card_set, hero_set = _card_and_hero_sets(cards, heroes)
+        return cls(state_from_json(text, card_set, hero_set), card_set)
 
     def __repr__(self) -> str:
         status = self.state.result.value if self.state.result else "in progress"
         return f"<Game turn {self.state.turn}, player {self.state.current} to act, {status}>"
+
+
+def _checked_seed_and_log(seed: object, log: object) -> tuple[int, bool]:
+    """The ``seed`` and ``log`` arguments of a new game, or a TypeError naming the one of the wrong type."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an integer, got {seed!r}")
+    if log not in (True, False):
+        raise TypeError(f"log must be True or False, got {log!r}")
+    return seed, bool(log)
+
+
+def _card_and_hero_sets(cards: object, heroes: object) -> tuple[CardSet, HeroSet]:
+    """The card and hero sets a game uses (the packaged ones for None), or a TypeError naming the wrong one."""
+    if cards is None:
+        cards = default_cards()
+    elif not isinstance(cards, CardSet):
+        raise TypeError(f"cards must be a CardSet (load_cards(paths)), got {cards!r}")
+    if heroes is None:
+        heroes = default_heroes()
+    elif not isinstance(heroes, HeroSet):
+        raise TypeError(f"heroes must be a HeroSet (load_heroes(paths)), got {heroes!r}")
+    return cards, heroes
 
 
 def default_decks() -> list[str]:

@@ -127,13 +127,15 @@ def parse_hero(data: Any, *, source: str) -> HeroDef:
     return HeroDef(hero_id, name, hero_class, card, power, _text(data, "text", "", where=where))
 
 
-def load_heroes(paths: Iterable[str | Path] | None = None, cards: CardSet | None = None) -> HeroSet:
+def load_heroes(paths: Iterable[str | Path] | str | Path | None = None, cards: CardSet | None = None) -> HeroSet:
     """Load and validate hero files (all of ``configs/heroes/*.yaml`` by default) into a :class:`HeroSet`.
 
     Each file holds one hero. Ids (of heroes and of powers) must be distinct, and at most one hero per class.
     With ``cards``, the cards a power summons or equips are checked to exist and be of the right type. The
     first problem raises a :class:`DataError` naming the file, the hero and the field.
     """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]  # one file (a string would otherwise be read as a list of one-letter paths)
     files = sorted(config_dir().joinpath("heroes").glob("*.yaml")) if paths is None else [Path(p) for p in paths]
     if not files:
         raise DataError("no hero files given")

@@ -7,7 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, IllegalActionError, Keyword, Rules, StateError
+from ccg_env.engine import (CardClass, Choice, ChoiceKind, Game, IllegalActionError, Keyword, Rules, StateError,
+                            load_cards)
+from ccg_env.engine.datafiles import config_dir
+from ccg_env.engine.heroes import load_heroes
 from ccg_env.engine.choices import END_TURN
 
 from .helpers import NO_MULLIGAN, board
@@ -78,6 +81,35 @@ def test_choices_naming_missing_or_misplaced_cards_say_what_is_wrong():
     with pytest.raises(IllegalActionError, match=rf"^put back #{card.uid} is illegal: a mulligan choice takes no "
                                                  rf"target$"):
         mulligan.apply(Choice(ChoiceKind.MULLIGAN, card.uid, 1))
+
+
+GAME_MAKERS = {
+    "new": lambda **kw: Game.new(**kw),
+    "from_scenario": lambda **kw: Game.from_scenario({"players": [{}, {}]}, **kw),
+    "from_json": lambda **kw: Game.from_json(Game.new(1).to_json(), **kw),  # takes cards and heroes only
+}
+WRONG_ARGUMENTS = {
+    "seed": ("x", r"^seed must be an integer, got 'x'$"),
+    "log": ("x", r"^log must be True or False, got 'x'$"),
+    "rules": ({"a": 1}, r"^rules: expected a Rules object or a path to a rules YAML file, got \{'a': 1\}$"),
+    "cards": ("configs/cards", r"^cards must be a CardSet \(load_cards\(paths\)\), got 'configs/cards'$"),
+    "heroes": (5, r"^heroes must be a HeroSet \(load_heroes\(paths\)\), got 5$"),
+}
+
+
+@pytest.mark.parametrize("maker, argument", [(maker, argument) for maker in GAME_MAKERS for argument in WRONG_ARGUMENTS
+                                             if maker != "from_json" or argument in ("cards", "heroes")])
+def test_every_way_to_make_a_game_names_an_argument_of_the_wrong_type(maker, argument):
+    value, message = WRONG_ARGUMENTS[argument]
+    with pytest.raises(TypeError, match=message):
+        GAME_MAKERS[maker](**{argument: value})
+
+
+def test_card_and_hero_files_load_from_one_path_as_from_a_list():
+    basic = config_dir() / "cards" / "basic.yaml"
+    assert sorted(load_cards(basic)) == sorted(load_cards([basic])) == sorted(load_cards(str(basic)))
+    mage = config_dir() / "heroes" / "mage.yaml"
+    assert list(load_heroes(str(mage))) == list(load_heroes([mage])) == [CardClass.MAGE]
 
 
 def test_game_new_names_an_argument_of_the_wrong_type_in_both_builds(tmp_path):
