@@ -211,8 +211,9 @@ def state_from_json(text: object, cards: CardSet, heroes: HeroSet | None = None)
 
 def _too_deep(text: str | bytes | bytearray) -> str:
     """Say where a document too deeply nested for the JSON parser first nests past ``_REPORTED_NESTING``."""
-    if not isinstance(text, str):
-        text = bytes(text).decode("utf-8", errors="replace")
+    if not isinstance(text, str):  # decoded as json.loads decoded it (UTF-8, 16 or 32), so positions are characters
+        raw = bytes(text)
+        text = raw.decode(json.detect_encoding(raw), errors="replace")
     depth = 0
     for token in _TOKENS.finditer(text):
         bracket = token.group()

@@ -236,15 +236,17 @@ def test_numbers_at_the_limit_still_load():
     assert Game.from_json(text).player(0).hand[0].attack == MAX_NUMBER
 
 
-@pytest.mark.parametrize("as_bytes", [False, True])
-def test_a_state_nested_too_deeply_to_parse_names_where_it_first_nests_too_deep(as_bytes):
-    """The in-process twin of the subprocess test above: brackets inside strings and closed ones do not count."""
-    prefix = '{"format": "ccg-env/state", "version": 1, "note": "[[{{", "x": [[1], {"a": []}],\n "rules": '
-    text = prefix + "[" * 100_000 + "]" * 100_000 + "}"
+@pytest.mark.parametrize("encoding", [None, "utf-8", "utf-16", "utf-32-le"])
+def test_a_state_nested_too_deeply_to_parse_names_where_it_first_nests_too_deep(encoding):
+    """The in-process twin of the subprocess test above, as text or bytes in any encoding json reads: brackets
+    inside strings and closed ones do not count, and the place is a character and line of the text."""
+    prefix = '\n{"format": "ccg-env/state", "version": 1, "note": "[[{{",\n "rules": [{"a": []}, '
+    text = prefix + "[" * 100_000 + "]" * 100_000 + "]}\n"
     with pytest.raises(StateError) as info:
-        Game.from_json(text.encode() if as_bytes else text)
+        Game.from_json(text if encoding is None else text.encode(encoding))
+    # the run starts 2 deep (the document, the rules list), so its 99th bracket is the 101st level
     assert str(info.value) == (f"not a JSON document: nested more than 100 levels deep at character "
-                               f"{len(prefix) + 99} (line 2)")
+                               f"{len(prefix) + 98} (line 3)")
 
 
 def _stack_depth() -> int:
