@@ -1,12 +1,13 @@
 """Draft conformance: 30 picks per seat, only offered cards, legal decks, seeded, and the battle a normal game."""
 
+import dataclasses
 import random
 
 import pytest
 
 from ccg_env.engine import CardClass, DataError, Game, IllegalActionError, Rules, default_cards
 from ccg_env.engine.cards import CardSet
-from ccg_env.engine.decks import parse_deck
+from ccg_env.engine.decks import Deck, parse_deck
 from ccg_env.engine.draft import OFFER_SIZE, Draft, DraftView, as_hero, draft_pool
 
 CARDS = default_cards()
@@ -168,3 +169,32 @@ def test_a_clone_keeps_heroes_picks_and_copy_counts_and_a_view_shows_its_seats_d
     view = DraftView.of(draft, 1, draft_offset=7)
     assert (view.seat, view.hero, view.round, view.rules, view.cards) == (1, CardClass.ROGUE, draft.round, RULES, CARDS)
     assert view.offer == draft.offer(1) and view.picks == draft.picks(1) and view.action_id(2) == 9
+
+
+def test_a_drafts_dealing_is_pinned_by_its_seed():
+    """Failure files and saved drafts replay from the seed: the heroes and first offers of seed 7 must not move."""
+    draft = Draft(CARDS, RULES, 7)
+    assert [side.hero for side in draft.sides] == [CardClass.WARLOCK, CardClass.WARLOCK]
+    assert [[card.id for card in draft.offer(seat)] for seat in (0, 1)] == [
+        ["goldshire_footman", "magma_rager", "sprint"], ["worgen_infiltrator", "dread_infernal", "harvest_golem"]]
+
+
+def test_each_seat_drafts_from_its_class_pool_until_its_deck_is_full():
+    with pytest.raises(TypeError, match=r"^seed must be an integer, got True$"):
+        Draft(CARDS, RULES, True)
+    draft = Draft(CARDS, RULES, 2, heroes=["mage", "rogue"])
+    for side in draft.sides:
+        assert side.pool == draft_pool(CARDS, side.hero)
+        assert any(CARDS[card_id].card_class is side.hero for card_id in side.pool)  # class cards, not only neutral
+    while not draft.is_over:
+        draft.pick(0)
+    assert draft.current == 0 and len(draft.legal_picks()) == 0 and draft.offer(0) == draft.offer(1) == ()
+    assert draft.deck(1) == Deck("draft-2-seat1", draft.deck(1).cards, "drafted", CardClass.ROGUE)
+
+
+def test_a_draft_under_a_one_copy_rule_offers_every_card_once_at_most():
+    draft = Draft(CARDS, dataclasses.replace(RULES, max_copies=1), 3)
+    while not draft.is_over:
+        assert len(draft.offer(draft.current)) == OFFER_SIZE
+        draft.pick(0)
+    assert all(len(set(deck.cards)) == len(deck.cards) for deck in draft.decks())
