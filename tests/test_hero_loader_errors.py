@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ccg_env.engine import CardClass, DataError, Game, default_cards
+from ccg_env.engine.definitions import HERO
 from ccg_env.engine.heroes import default_heroes, load_heroes
 
 GOOD_POWER = "power: {id: zap, name: Zap, abilities: [{effect: damage, select: enemy_hero, amount: 1}]}"
@@ -174,3 +175,27 @@ def test_a_hero_power_is_read_with_every_field(tmp_path):
     assert list(card.triggers) == [a.trigger for a in card.abilities] and hero.text == "A hero."
     plain = load_heroes([_hero_file(tmp_path, MAGE + GOOD_POWER, "plain.yaml")]).for_class(CardClass.MAGE).power
     assert (plain.cost, plain.uses_per_turn, plain.text, plain.target) == (2, 1, "", None)  # the defaults
+
+
+def test_a_heros_own_card_and_the_plain_hero(tmp_path):
+    zapper = load_heroes([_hero_file(tmp_path, MAGE + "text: Zaps.\n" + GOOD_POWER)]).for_class(CardClass.MAGE)
+    card = zapper.card
+    assert (zapper.id, zapper.name, zapper.text, card.id, card.name) == ("zapper", "Zapper", "Zaps.", "zapper", "Zapper")
+    assert (card.card_type.value, card.cost, card.collectible, card.card_class) == ("hero", 0, False, CardClass.MAGE)
+    plain = load_heroes([_hero_file(tmp_path, "id: hero\nname: Hero\nclass: neutral\n", "plain.yaml")])
+    assert plain.for_class(CardClass.NEUTRAL).card is HERO  # the engine's own plain hero, shared by every game
+    assert plain.for_class(CardClass.NEUTRAL).text == ""  # no text given
+    other = load_heroes([_hero_file(tmp_path, "id: squire\nname: Squire\nclass: neutral\n", "squire.yaml")])
+    assert other.for_class(CardClass.NEUTRAL).card is not HERO and other.sources == (str(tmp_path / "squire.yaml"),)
+
+
+def test_a_duplicate_id_names_the_file_that_defined_it_first(tmp_path):
+    first = _hero_file(tmp_path, MAGE + GOOD_POWER, "a.yaml")
+    second = _hero_file(tmp_path, "id: zapper\nname: Zapper\nclass: warrior\n" + GOOD_POWER, "b.yaml")
+    with pytest.raises(DataError, match=rf"duplicate id 'zapper' \(first defined in {first}\)") as info:
+        load_heroes([first, second])
+    assert info.value.source == str(second) and info.value.field == "id"
+    power_twice = _hero_file(tmp_path, "id: zapper2\nname: Zapper\nclass: warrior\n" + GOOD_POWER, "c.yaml")
+    with pytest.raises(DataError, match=rf"duplicate id 'zap' \(first defined in {first}\)") as info:
+        load_heroes([first, power_twice])
+    assert info.value.field == "power.id"

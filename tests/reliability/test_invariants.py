@@ -219,6 +219,17 @@ def test_the_monitor_follows_a_clone_and_a_restored_game_without_its_log():
     assert monitor.game is clone
 
 
+def test_a_log_depth_error_names_the_entry_and_what_came_before():
+    with pytest.raises(InvariantError) as info:
+        check_log([LogEntry(1, TurnStart(0))])
+    assert str(info.value) == "[log] entry 0 (TurnStart) has depth 1, at most 0 allowed after nothing"
+    first = LogEntry(0, TurnStart(0), "refused")
+    with pytest.raises(InvariantError) as info:
+        check_log([first, LogEntry(1, TurnStart(0))])
+    assert str(info.value) == (f"[log] entry 1 (TurnStart) has depth 1, at most 0 allowed after {str(first).strip()}")
+    check_log([LogEntry(0, TurnStart(0)), LogEntry(1, TurnStart(0)), LogEntry(0, TurnStart(1))])  # a valid tree
+
+
 def test_log_check_resumes_from_an_offset():
     entries = [LogEntry(0, TurnStart(0)), LogEntry(1, TurnStart(0)), LogEntry(3, TurnStart(0))]
     check_log(entries[:2])
