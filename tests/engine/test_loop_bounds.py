@@ -84,6 +84,7 @@ def test_the_card_behind_a_stopped_action_is_the_one_it_acts_for_first():
     assert looping_card(Heal(0, wisp, [croc], 1)) is wisp
     assert looping_card(Heal(0, None, [croc, wisp], 1)) is croc
     assert looping_card(Attack(0, croc, enemy)) is croc
+    assert hero.uid == 1 and looping_card(Attack(0, hero, enemy)) is hero  # the first uid handed out counts too
     assert looping_card(Damage(0, [Hit(wisp, enemy, 1), Hit(croc, enemy, 1)])) is wisp
     assert looping_card(Damage(0, [Hit(None, hero, 1)])) is hero  # fatigue: no source, so its target
     assert looping_card(Reap(0, [enemy, wisp])) is enemy
