@@ -244,7 +244,7 @@ def test_side_views_show_every_field_and_card_views_every_stat():
          "battlefield": ["river_crocolisk"]}]})
     me, enemy = game.player(0), game.player(1)
     me.hero_power_uses = 1
-    enemy.battlefield[0].frozen_on_turn = 4
+    enemy.battlefield[0].frozen_on_turn = 1  # frozen on the game's first turn still shows
     own, other = GameView(game, 0).own, GameView(game, 0).enemy
     assert (own.index, own.mana, own.max_mana, own.fatigue, own.hand_size, own.deck_size, own.secret_count) == (
         0, 4, 6, 2, 1, 2, 1)

@@ -11,6 +11,7 @@ from ccg_env.engine import (CardClass, Choice, ChoiceKind, Game, IllegalActionEr
                             load_cards)
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.heroes import load_heroes
+from ccg_env.engine.serialize import MAX_NUMBER, MAX_STATE_CHARS, state_from_json
 from ccg_env.engine.choices import END_TURN
 
 from .helpers import NO_MULLIGAN, board
@@ -230,6 +231,19 @@ def test_a_document_json_cannot_read_is_named_with_jsons_reason_and_place(text, 
     with pytest.raises(StateError) as info:
         Game.from_json(text)
     assert str(info.value) == message
+
+
+def test_state_documents_at_their_limits_load_and_rules_must_be_an_object():
+    text = Game.new(seed=1).to_json()
+    padded = text + " " * (MAX_STATE_CHARS - len(text))  # exactly as long as allowed (json ignores the spaces)
+    assert len(padded) == MAX_STATE_CHARS and Game.from_json(padded).to_json() == text
+    lowest = _corrupted(lambda d: _zones(d)["hand"][0].update(order_of_play=-MAX_NUMBER))
+    assert Game.from_json(lowest).player(0).hand[0].order_of_play == -MAX_NUMBER
+    with pytest.raises(StateError, match=r"^state: field 'rules' should be dict, got \[1\]$"):
+        Game.from_json(_corrupted(lambda d: d.update(rules=[1])))
+    game = Game.new(seed=1, decks=["control", "aggro"])  # class heroes: the hero set is the packaged one by default
+    restored = state_from_json(game.to_json(), game.cards)
+    assert [p.hero.definition.id for p in restored.players] == [p.hero.definition.id for p in game.state.players]
 
 
 def test_a_card_with_every_keyword_loads():

@@ -67,6 +67,10 @@ def test_turns_are_numbered_per_player():
         "Your turn 1 begins", "The enemy's turn 1 begins", "Your turn 2 begins", "The enemy's turn 2 begins"]
     later = GameView(game, 1).log_words().text(len(game.log) - 3)  # numbering continues when reading from the middle
     assert "Your turn 2 begins" in [line.strip() for line in later]
+    for _ in range(4):
+        game.apply(END_TURN)
+    latest = [line.strip() for line in GameView(game, 0).log_words().text(len(game.log) - 3)]
+    assert latest[:2] == ["End of your turn 4", "The enemy's turn 4 begins"]  # counted from the turns before
     assert [player_turn(t, 0) for t in (1, 3, 5)] == [1, 2, 3]
     assert [player_turn(t, 1) for t in (2, 4, 6)] == [1, 2, 3] and isinstance(player_turn(4, 1), int)
     assert (player_turn(1, 1), player_turn(2, 0)) == (0, 1)  # turns each seat has begun by then
