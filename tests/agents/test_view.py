@@ -89,6 +89,13 @@ def test_public_log_names_visible_cards_and_heroes_from_each_side():
     assert GameView(game, 1).public_log(start) == lines("enemy", "your hero")
 
 
+def test_public_log_names_each_card_the_viewer_drew_and_no_card_the_enemy_drew():
+    game = Game.new(0)
+    own = ", ".join(f"{card.name}#{card.uid}" for card in game.player(0).hand)
+    assert GameView(game, 0).public_log()[:3] == ["StartGame(you)", f"  DrawCards(you, amount=3, drawn=[{own}])",
+                                                  "  DrawCards(enemy, amount=4, drawn=[a card, a card, a card, a card])"]
+
+
 def test_public_log_hides_the_enemys_mulligan_marks_and_shows_why_an_action_was_cancelled():
     game = Game.new(seed=4)
     start = len(game.log)

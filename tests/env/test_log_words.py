@@ -166,6 +166,7 @@ def _play_seen_by_all(card: str, target: str | None = None, mine: list | None = 
     (("blessing_of_might", "my minion", ["chillwind_yeti"]),
      ["Blessing of Might is cast on Chillwind Yeti", "Blessing of Might gives Chillwind Yeti +3/+0"] * 3),
     (("fiery_war_axe",), ["You equip Fiery War Axe", "Enemy equips Fiery War Axe", "Ann equips Fiery War Axe"]),
+    (("power_word_shield", "my minion", ["wisp"]), ["Power Word: Shield gives Wisp +0/+2"] * 3),
     (("innervate",), ["Innervate is cast", "You gain 2 mana", "Innervate is cast", "Enemy gains 2 mana",
                       "Innervate is cast", "Ann gains 2 mana"]),
     (("arcane_explosion", None, [], ["wisp", "wisp"]),
@@ -290,11 +291,27 @@ def test_a_secret_is_named_to_its_owner_only():
     assert _played_in_words("ice_barrier", seat=1)[1] == "Enemy places a secret"
 
 
+@dataclass(slots=True, eq=False)
+class Mark(GameAction):
+    """An action kind the log has no sentence for, with two fields."""
+
+    label: str = ""
+    count: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Bare(GameAction):
+    """An action kind the log has no sentence for, with no field but its player."""
+
+
 def test_an_action_without_a_sentence_reads_as_its_kind_and_fields():
     game = Game.from_scenario({"current": 0, "turn": 3, "players": [{"mana": 10}, {"mana": 10}]})
     start = len(game.log)
     game.perform(Note(1, "hello"))
-    assert GameView(game, 0).log_words().text(start) == ["Note(Enemy, label=hello)"]
+    game.perform(Mark(0, "a", 2))
+    game.perform(Bare(0))
+    assert GameView(game, 0).log_words().text(start) == ["Note(Enemy, label=hello)", "Mark(You, label=a, count=2)",
+                                                         "Bare(You)"]
 
 
 def test_naming_helpers_and_a_slice_of_the_log():
