@@ -213,7 +213,7 @@ def _too_deep(text: str | bytes | bytearray) -> str:
     """Say where a document too deeply nested for the JSON parser first nests past ``_REPORTED_NESTING``."""
     if not isinstance(text, str):  # decoded as json.loads decoded it (UTF-8, 16 or 32), so positions are characters
         raw = bytes(text)
-        text = raw.decode(json.detect_encoding(raw), errors="replace")
+        text = raw.decode(json.detect_encoding(raw), errors="surrogatepass")  # json's own decoding, exactly
     depth = 0
     for token in _TOKENS.finditer(text):
         bracket = token.group()

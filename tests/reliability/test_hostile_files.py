@@ -249,6 +249,15 @@ def test_a_state_nested_too_deeply_to_parse_names_where_it_first_nests_too_deep(
                                f"{len(prefix) + 98} (line 3)")
 
 
+def test_a_lone_surrogate_before_the_nesting_counts_as_one_character_as_json_reads_it():
+    prefix = '{"format": "ccg-env/state", "version": 1, "note": "'
+    text = prefix.encode() + b"\xed\xa0\x80" + b'", "rules": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(StateError) as info:
+        Game.from_json(text)
+    where = len(prefix) + 1 + len('", "rules": ') + 99  # the surrogate is one character of the decoded text
+    assert str(info.value) == f"not a JSON document: nested more than 100 levels deep at character {where} (line 1)"
+
+
 def _stack_depth() -> int:
     frame, depth = sys._getframe(), 0
     while frame is not None:
