@@ -69,6 +69,28 @@ def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, 
     assert (run_dir / "model.zip").is_file() and len(list(csv.DictReader((run_dir / "eval.csv").open()))) == 1
 
 
+def test_a_stop_signal_ends_training_like_ctrl_c_and_the_model_is_saved(tmp_path, monkeypatch):
+    import os
+    import signal
+
+    import ccg_env.training.train as train_module
+
+    evaluate, calls = train_module.evaluate, []
+
+    def stopped_by_the_scheduler_at_the_second_evaluation(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # what a job scheduler (or `kill`) sends
+        return evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(train_module, "evaluate", stopped_by_the_scheduler_at_the_second_evaluation)
+    before = signal.getsignal(signal.SIGTERM)
+    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 4096, "eval_every": 1024,
+                                         "eval_games": 8}))
+    assert result.interrupted and result.timesteps < 4096 and result.model_path.is_file()
+    assert signal.getsignal(signal.SIGTERM) is before  # the handler is put back
+
+
 def test_loaded_model_plays_legal_moves_and_its_model_file_plays_the_same(tmp_path):
     from sb3_contrib import MaskablePPO
 

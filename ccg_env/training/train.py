@@ -19,7 +19,8 @@ Everything a run writes goes under ``<runs_dir>/<name>/``:
 - ``league.csv`` (league runs): after each rollout, per member the games met, the learner's win rate over the run
   and the chance of meeting it next (what prioritized fictitious self-play, ``league.pfsp_power``, shifts).
 
-Ctrl-C stops training and still saves ``model.zip`` (``TrainResult.interrupted``; the command exits 130).
+Ctrl-C, SIGINT or SIGTERM (a job scheduler stopping the job) stops training and still saves ``model.zip``
+(``TrainResult.interrupted``; the command exits 130).
 
 While it trains, a progress bar on stderr shows the timesteps, steps/s and the latest evaluation win rate
 (``progress``: by default only when stderr is a terminal).
@@ -38,14 +39,17 @@ potential-based bonus (hero health and board stats, see :mod:`ccg_env.training.s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import yaml
@@ -288,6 +292,26 @@ def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> An
     return ProgressBar()
 
 
+@contextlib.contextmanager
+def stop_signals_interrupt() -> Iterator[None]:
+    """While training, SIGTERM (a job scheduler's stop) and SIGINT raise KeyboardInterrupt, as Ctrl-C does in a
+    terminal, so that the model is still saved. SIGINT needs it too: a job started in the background by a script
+    ignores it. Off the main thread (where Python cannot set handlers) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 LEAGUE_CSV = "league.csv"
 LEAGUE_COLUMNS = ("timesteps", "member", "games", "learner_win_rate", "chance")
 
@@ -455,10 +479,11 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     started = time.perf_counter()
     interrupted = False
     try:
-        if config.imitation:
-            warm_start(config, model.policy, run_dir)
-        model.learn(config.total_timesteps, callback=CallbackList(callbacks))
-    except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
+        with stop_signals_interrupt():
+            if config.imitation:
+                warm_start(config, model.policy, run_dir)
+            model.learn(config.total_timesteps, callback=CallbackList(callbacks))
+    except KeyboardInterrupt:  # Ctrl-C or a stop signal: keep what was learned; the model is saved below
         interrupted = True
         if progress is not None and hasattr(progress, "bar"):  # no bar yet when stopped in the warm start
             progress.bar.close()  # as at a normal end, so that what is printed next starts on a line of its own
