@@ -166,7 +166,6 @@ def _play_seen_by_all(card: str, target: str | None = None, mine: list | None = 
     (("blessing_of_might", "my minion", ["chillwind_yeti"]),
      ["Blessing of Might is cast on Chillwind Yeti", "Blessing of Might gives Chillwind Yeti +3/+0"] * 3),
     (("fiery_war_axe",), ["You equip Fiery War Axe", "Enemy equips Fiery War Axe", "Ann equips Fiery War Axe"]),
-    (("power_word_shield", "my minion", ["wisp"]), ["Power Word: Shield gives Wisp +0/+2"] * 3),
     (("innervate",), ["Innervate is cast", "You gain 2 mana", "Innervate is cast", "Enemy gains 2 mana",
                       "Innervate is cast", "Ann gains 2 mana"]),
     (("arcane_explosion", None, [], ["wisp", "wisp"]),
@@ -175,6 +174,9 @@ def _play_seen_by_all(card: str, target: str | None = None, mine: list | None = 
      ["You draw River Crocolisk", "Your hand is full: Chillwind Yeti burns",
       "Enemy draws a card", "The enemy's hand is full: Chillwind Yeti burns",
       "Ann draws River Crocolisk", "Ann's hand is full: Chillwind Yeti burns"]),
+    # new rows go last: a row inserted earlier would take an old row's id, which the mutation run maps by name
+    (("power_word_shield", "my minion", ["wisp"]), ["Power Word: Shield gives Wisp +0/+2"] * 3),
+    (("shield_block",), ["Shield Block triggers (battlecry: gain armor)"] * 3),
 ])
 def test_sentences_from_each_seat_and_a_spectator(play, seen):
     """``seen`` lists, in order, the sentences each reader (seat 0, seat 1, the spectator) must read among its lines."""
