@@ -191,17 +191,21 @@ class LeaguePool:
         not_won = (games - counts["win"]) / games if games else 0.5
         return max(not_won ** power, PFSP_FLOOR)
 
+    def draw_weights(self, members: list[tuple[str, str, Opponent | None, float]]) -> list[float]:
+        """Each member's weight in the draw: its configured weight times its PFSP factor."""
+        return [weight * self.pfsp_factor(name) for name, _, _, weight in members]
+
     def chances(self) -> dict[str, float]:
         """Each drawable member's chance of being drawn for the next game."""
-        weights = {name: weight * self.pfsp_factor(name) for name, _, _, weight in self.members()}
-        total = sum(weights.values())
-        return {name: weight / total for name, weight in weights.items()}
+        members = self.members()
+        weights = self.draw_weights(members)
+        total = sum(weights)
+        return {member[0]: weight / total for member, weight in zip(members, weights)}
 
     def sample(self, rng: random.Random, own_random: Opponent) -> tuple[str, str, Opponent]:
         """Draw a member with the configured weights (times PFSP's factors): its name, kind and opponent."""
         members = self.members(own_random)
-        weights = [weight * self.pfsp_factor(name) for name, _, _, weight in members]
-        name, kind, opponent, _ = rng.choices(members, weights)[0]
+        name, kind, opponent, _ = rng.choices(members, self.draw_weights(members))[0]
         assert opponent is not None
         return name, kind, opponent
 
