@@ -71,6 +71,15 @@ BAD_HEROES = {
     "power with six abilities": (MAGE + "power: {id: zap, name: Zap, abilities: [" + ", ".join(
         ["{effect: gain_armor, amount: 1}"] * 6) + "]}", "hero 'zapper', power, field 'abilities'",
         "6 abilities, at most 5 allowed"),
+    "id a number": ("id: 5\nname: Zapper\nclass: mage\n" + GOOD_POWER, "hero, field 'id'",
+                    "ids are lower-case slugs like 'jaina', got 5"),
+    "id of underscores only": ("id: ___\nname: Zapper\nclass: mage\n" + GOOD_POWER, "hero '___', field 'id'",
+                               "ids are lower-case slugs like 'jaina', got '___'"),
+    "unknown class lists the classes": ("id: zapper\nname: Zapper\nclass: druid\n" + GOOD_POWER, "field 'class'",
+                                        "(allowed: neutral, mage, warrior, paladin, priest, rogue, warlock)"),
+    "power with an empty name": (MAGE + "power: {id: zap, name: '', abilities: [{effect: gain_armor, amount: 1}]}",
+                                 "hero 'zapper', power, field 'name'", "expected a non-empty name"),
+    "hero text not text": (MAGE + GOOD_POWER + "\ntext: 5\n", "hero 'zapper', field 'text'", "expected text"),
 }
 
 

@@ -66,7 +66,7 @@ class LogWords:
         """The same sentences as :meth:`lines`, indented two spaces per depth."""
         return [f"{'  ' * depth}{sentence}" for depth, sentence in self.lines(start, end)]
 
-    def sentence(self, entry: LogEntry, own_turn: int = 0) -> str:
+    def sentence(self, entry: LogEntry, own_turn: int) -> str:
         """One entry as a sentence; ``own_turn`` is the acting seat's turn number (for turn starts and ends)."""
         fields = entry.fields
         who = entry.action.player
@@ -156,7 +156,8 @@ def _draw(w: LogWords, who: int, f: dict[str, Any], turn: int) -> str:
     if not drawn:
         return f"{w.subject(who)} {w.verb(who, 'draw', 'draws')} nothing"
     count = f"{len(drawn)} cards: " if len(drawn) > 1 and not hidden else ""
-    what = f"{len(drawn)} cards" if hidden and len(drawn) > 1 else w.cards(drawn, hidden)
+    # the drawer saw what it drew, even a card it put back in the mulligan since
+    what = f"{len(drawn)} cards" if hidden and len(drawn) > 1 else w.cards(drawn, hidden, known=not hidden)
     return f"{w.subject(who)} {w.verb(who, 'draw', 'draws')} {count}{what}"
 
 

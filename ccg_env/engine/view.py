@@ -320,7 +320,7 @@ class GameView:
         naming only what the viewer may see."""
         return self.log_words().text(start)
 
-    def _name_uids(self, key: str, value: object, hide: bool = False) -> object:
+    def _name_uids(self, key: str, value: object, hide: bool) -> object:
         """Show uids as card names when visible now (``hide``: never, e.g. what the enemy drew back then)."""
         if isinstance(value, list):
             return "[" + ", ".join(str(self._name_uids(key, v, hide)) for v in value) + "]"

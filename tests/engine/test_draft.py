@@ -146,6 +146,7 @@ def test_view_shows_own_offer_and_picks_with_action_ids():
     view = DraftView.of(draft, 1, draft_offset=235)
     assert view.seat == 1 and view.picks == () and view.offer == draft.offer(1)
     assert [view.action_id(k) for k in range(3)] == [235, 236, 237]
+    assert [DraftView.of(draft, 0).action_id(k) for k in range(3)] == [0, 1, 2]  # no offset: picks are actions 0..
 
 
 def test_a_hero_class_is_taken_by_name_or_refused_listing_every_class():

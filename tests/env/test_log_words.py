@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, Game, Rules
-from ccg_env.engine.actions import GameAction
+from ccg_env.engine import Choice, ChoiceKind, Game, Rules, Zones
+from ccg_env.engine.actions import Damage, GameAction
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.log_words import LogWords, player_turn
 from ccg_env.engine.view import GameView
@@ -86,9 +86,37 @@ def test_the_mulligan_in_words_names_only_what_each_seat_may_know():
     put_back, drawn = entry.action.returned[0].definition.name, entry.action.drawn[0].definition.name
     own = [line.strip() for line in GameView(game, 1).log_words().text()]
     enemy = [line.strip() for line in GameView(game, 0).log_words().text()]
+    spectator = [line.strip() for line in LogWords(game, None, ("Ann", "Bob")).text()]
     assert f"You put back {put_back} and draw {drawn}" in own and f"You mark {put_back} to put back" in own
+    assert f"Bob puts back {put_back} and draws {drawn}" in spectator and f"Bob marks {put_back} to put back" in spectator
     assert "Enemy puts back 1 card and draws 1 in their place" in enemy and "Enemy marks a card to put back" in enemy
     assert not any(put_back in line or drawn in line for line in enemy if line.startswith("Enemy"))
+    opening_draw = next(line for line in own if line.startswith("You draw"))
+    assert put_back in opening_draw and "a card" not in opening_draw  # the seat saw the card it later put back
+    hand, deck = game.player(1).hand, game.player(1).deck
+    card = next(c for c in hand if c.uid == entry.action.drawn[0].uid)
+    hand.remove(card)
+    card.zone = Zones.DECK
+    deck.append(card)  # no card does this yet: a card drawn in the mulligan back into the deck, hidden again
+    assert f"You put back {put_back} and draw {drawn}" in [line.strip() for line in GameView(game, 1).log_words().text()]
+
+
+def test_a_card_the_enemy_put_back_stays_a_card_in_its_mark_once_it_is_public():
+    """Seat 1 marks a card and puts it back; seed 3 plays on until seat 1 draws and plays it (it is in the
+    battlefield by turn 8). Seat 0 never learns which card was marked."""
+    import random
+
+    game = Game.new(3, log=True)
+    game.apply(END_TURN)
+    marked = game.player(1).hand[0].uid
+    game.apply(Choice(ChoiceKind.MULLIGAN, marked))
+    game.apply(END_TURN)
+    rng = random.Random(3)
+    while not game.is_over and game.state.find(marked).zone not in (Zones.BATTLEFIELD, Zones.GRAVEYARD):
+        game.apply(rng.choice(game.legal_actions()))
+    card = game.state.find(marked)
+    assert card.zone is Zones.BATTLEFIELD and GameView(game, 0).log_words().card(marked) == card.name  # public now
+    assert "Enemy marks a card to put back" in [line.strip() for line in GameView(game, 0).log_words().text()]
 
 
 @pytest.mark.parametrize("put_back", [0, 2])
@@ -323,6 +351,10 @@ def test_naming_helpers_and_a_slice_of_the_log():
     assert (words.card(None), words.card("x"), words.card(fireball)) == ("nothing", "x", "Fireball")
     assert words.card(fireball, hidden=True) == "a card"
     assert (words.cards([]), words.cards(fireball), words.cards([fireball])) == ("nothing", "Fireball", "Fireball")
+    assert words.lines() == words.lines(0, len(game.log)) and len(words.lines()) == len(game.log)
+    enemy_hand = [card.uid for card in Game.new(0).player(1).hand]
+    seat = GameView(Game.new(0), 0).log_words()
+    assert seat.cards(enemy_hand[:2]) == "a card and a card" and seat.card(enemy_hand[0]) == "a card"
     assert words.lines(start, start + 2) == [(0, "Ann plays Fireball on Chillwind Yeti"),
                                              (1, "Fireball is cast on Chillwind Yeti")]
     assert words.text(start, start + 2) == ["Ann plays Fireball on Chillwind Yeti",
@@ -346,3 +378,17 @@ def test_a_game_cut_at_the_turn_limit_ends_its_log_with_a_draw_for_both_seats(se
     assert game.state.result is not None and game.state.result.value == "turn_limit"
     for viewer in (0, 1):
         assert GameView(game, viewer).log_words().lines(start)[-1][1] == "Game over: the turn limit is reached, a draw"
+
+
+def test_a_hero_power_without_a_target_reads_without_one():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [{"mana": 10, "hero": "warrior"}, {}]})
+    start = len(game.log)
+    game.apply(Choice(ChoiceKind.HERO_POWER, game.player(0).hero_power[0].uid))
+    assert GameView(game, 1).log_words().text(start)[0] == "Enemy uses the hero power Armor Up!"
+
+
+def test_a_damage_action_without_hits_reads_as_no_damage():
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [{}, {}]})
+    start = len(game.log)
+    game.perform(Damage(0, []))
+    assert GameView(game, 0).log_words().text(start) == ["No damage"]

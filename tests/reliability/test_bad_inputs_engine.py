@@ -18,6 +18,7 @@ from ccg_env.engine import (
 )
 from ccg_env.engine.actions import ChangeTurn
 from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.serialize import MAX_NUMBER
 
 # --- rules files --------------------------------------------------------------------------------------
 
@@ -167,16 +168,19 @@ BAD_SCENARIOS = {
     "spell on the board": (_players({"battlefield": ["fireball"]}), r"'fireball' is not a minion"),
     "minion at 0 health": (_players({"battlefield": [{"card": "wisp", "health": 0}]}),
                            r"battlefield\[0\], field 'health': must be in 1..2147483647, got 0"),
-    "health above maximum": (_players({"battlefield": [{"card": "wisp", "health": 5, "max_health": 2}]}),
-                             r"field 'max_health': must be in 5..2147483647, got 2"),
-    "negative attack": (_players({"battlefield": [{"card": "wisp", "attack": -1}]}), r"field 'attack'"),
+    "health above maximum": (_players({}, {"battlefield": ["wisp", {"card": "wisp", "health": 5, "max_health": 2}]}),
+                             r"^scenario, players\[1\], battlefield\[1\], field 'max_health': must be in 5..2147483647, "
+                             r"got 2$"),
+    "negative attack": (_players({"battlefield": [{"card": "wisp", "attack": -1}]}),
+                        r"^scenario, players\[0\], battlefield\[0\], field 'attack': must be in 0..2147483647"),
     "sleeping as text": (_players({"battlefield": [{"card": "wisp", "sleeping": "false"}]}),
                          r"field 'sleeping': expected true or false, got 'false'"),
     "keywords as text": (_players({"battlefield": [{"card": "wisp", "keywords": "taunt"}]}),
                          r"field 'keywords': expected a list"),
     "unknown keyword": (_players({"battlefield": [{"card": "wisp", "keywords": ["flying"]}]}),
                         r"unknown keyword 'flying'"),
-    "unknown minion field": (_players({"battlefield": [{"card": "wisp", "speed": 3}]}), r"field 'speed'"),
+    "unknown minion field": (_players({"battlefield": [{"card": "wisp", "speed": 3}]}),
+                             r"^scenario, players\[0\], battlefield\[0\], field 'speed': unknown field"),
     "a spell as the weapon": (_players({"weapon": "fireball"}), r"player 0 has weapons"),
     "the same secret twice": (_players({"secrets": ["snipe", "snipe"]}), r"player 0 has secrets \['snipe', 'snipe'\]"),
     "a minion as a secret": (_players({"secrets": ["wisp"]}), r"player 0 has secrets \['wisp'\]"),
@@ -269,6 +273,24 @@ BAD_STATES = {
     "card field missing": (lambda d: _zone(d, "deck")[0].pop("cost"), r"zones.deck\[0\]: missing field 'cost'"),
     "card field of the wrong type": (_card("deck", attack="lots"), r"deck\[0\]: field 'attack' should be int"),
     "unknown card": (_card("deck", id="no_such_card"), r"unknown card id 'no_such_card'"),
+    "current as text": (_put("current", "0"), r"^state: field 'current' should be int, got '0'$"),
+    "next uid as text": (_put("next_uid", "9"), r"^state: field 'next_uid' should be int, got '9'$"),
+    "next order as text": (_put("next_order", None), r"^state: field 'next_order' should be int, got None$"),
+    "mana as text": (lambda d: d["players"][1].update(mana="3"), r"^players\[1\]: field 'mana' should be int"),
+    "hero power zone not a list": (lambda d: d["players"][0]["zones"].update(hero_power={}),
+                                   r"^players\[0\]\.zones: field 'hero_power' should be list, got \{\}$"),
+    "rng one past 64 bits": (_put("rng", 2**64), r"field 'rng' must be a 64-bit unsigned integer, got 1844"),
+    "marked as a number": (lambda d: d["players"][0].update(marked=3), r"players\[0\]: field 'marked' should be a "
+                                                                        r"list of at most 10 card ids, got 3$"),
+    "eleven marks": (lambda d: d["players"][0].update(marked=list(range(1, 12))), r"field 'marked' should be a list"),
+    "a mark of uid 0": (lambda d: d["players"][0].update(marked=[0]), r"field 'marked' should be a list .*got \[0\]"),
+    "a mark past the numbers": (lambda d: d["players"][0].update(marked=[MAX_NUMBER + 1]), r"field 'marked'"),
+    # at the bounds the loader lets the marks through, and the consistency check refuses them out of a mulligan
+    "ten marks": (lambda d: d["players"][0].update(marked=list(range(1, 11))),
+                  r"\[mulligan\] player 0 has marks \[1, 2, 3, 4, 5, 6, 7, 8, 9, 10\] but is not deciding"),
+    "a mark of uid 1": (lambda d: d["players"][1].update(marked=[1]), r"\[mulligan\] player 1 has marks \[1\] but"),
+    "a mark at the number limit": (lambda d: d["players"][1].update(marked=[MAX_NUMBER]),
+                                   rf"\[mulligan\] player 1 has marks \[{MAX_NUMBER}\] but"),
 }
 
 
