@@ -12,7 +12,7 @@ from ccg_env.engine import (CardClass, Choice, ChoiceKind, Game, IllegalActionEr
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.heroes import load_heroes
 from ccg_env.engine.serialize import MAX_NUMBER, MAX_STATE_CHARS, state_from_json
-from ccg_env.engine.choices import END_TURN
+from ccg_env.engine.choices import END_TURN, as_choice
 
 from .helpers import NO_MULLIGAN, board
 
@@ -133,6 +133,18 @@ def test_a_choice_naming_its_cards_by_numpy_integers_is_applied_like_plain_ints(
     game.apply(Choice(choice.kind, np.int64(choice.source), np.int32(choice.target)))
     twin.apply(choice)
     assert game.to_json() == twin.to_json()
+
+
+def test_a_choice_is_checked_field_by_field_and_a_plain_one_passes_unchanged():
+    """as_choice: a Choice of plain ints (or None) is returned as it is, with no copy (it runs on every apply); a
+    NumPy integer in one field becomes a plain int and the other field is kept."""
+    plain = Choice(ChoiceKind.ATTACK, 3, 7)
+    assert as_choice(plain) is plain and as_choice(END_TURN) is END_TURN
+    for mixed, expected in [(Choice(ChoiceKind.ATTACK, np.int64(3), 7), plain),
+                            (Choice(ChoiceKind.ATTACK, 3, np.int16(7)), plain),
+                            (Choice(ChoiceKind.PLAY, np.int64(3), None), Choice(ChoiceKind.PLAY, 3, None))]:
+        checked = as_choice(mixed)
+        assert checked == expected and all(type(uid) in (int, type(None)) for uid in checked[1:])
 
 
 def test_unaffordable_card_names_the_cost():
@@ -285,3 +297,14 @@ def test_finished_games_and_clones_hold_no_reference_cycles(log):
     finally:
         gc.enable()
     assert unreachable == 0
+
+
+def test_a_scenario_minion_gets_its_keywords_on_top_of_its_printed_ones_and_board_order_as_its_play_order():
+    game = Game.from_scenario({"players": [
+        {"battlefield": [{"card": "senjin_shieldmasta", "keywords": ["divine_shield", "stealth"]}, "wisp",
+                         {"card": "wisp", "order_of_play": 40}, "river_crocolisk"]}, {"battlefield": ["wisp"]}]})
+    shieldmasta, wisp, late_wisp, croc = game.player(0).battlefield
+    assert shieldmasta.keywords == Keyword.TAUNT | Keyword.DIVINE_SHIELD | Keyword.STEALTH
+    # laid in board order, seat 0 first; a minion given an order moves the count past it for those laid later
+    assert 0 < shieldmasta.order_of_play < wisp.order_of_play < late_wisp.order_of_play == 40
+    assert 40 < croc.order_of_play < game.player(1).battlefield[0].order_of_play

@@ -176,7 +176,7 @@ BAD_SCENARIOS = {
     "sleeping as text": (_players({"battlefield": [{"card": "wisp", "sleeping": "false"}]}),
                          r"field 'sleeping': expected true or false, got 'false'"),
     "keywords as text": (_players({"battlefield": [{"card": "wisp", "keywords": "taunt"}]}),
-                         r"field 'keywords': expected a list"),
+                         r"^scenario, players\[0\], battlefield\[0\], field 'keywords': expected a list"),
     "unknown keyword": (_players({"battlefield": [{"card": "wisp", "keywords": ["flying"]}]}),
                         r"unknown keyword 'flying'"),
     "unknown minion field": (_players({"battlefield": [{"card": "wisp", "speed": 3}]}),
@@ -194,6 +194,12 @@ BAD_SCENARIOS = {
     "a number as a card id": (_players({"hand": [5]}), r"players\[0\], field 'hand\[0\]': expected a card id, got 5$"),
     "a number as a minion's card": (_players({"battlefield": [{"card": 7}]}),
                                     r"field 'battlefield\[0\]': expected a card id, got 7$"),
+    "negative attacks made": (_players({"battlefield": [{"card": "wisp", "attacks_made": -1}]}),
+                              r"^scenario, players\[0\], battlefield\[0\], field 'attacks_made': must be in "
+                              r"0..2147483647, got -1$"),
+    "negative order of play": (_players({}, {"battlefield": [{"card": "wisp", "order_of_play": -2}]}),
+                               r"^scenario, players\[1\], battlefield\[0\], field 'order_of_play': must be in "
+                               r"0..2147483647, got -2$"),
 }
 
 

@@ -107,6 +107,24 @@ def _end(game: Game, result: Result, winner: int | None, dead: int | None) -> No
         game.player(dead).hero.health = 0
 
 
+@pytest.mark.parametrize("result, winner, dead, turn, problems", [
+    (Result.WIN, 0, [], 5, ["[result] winner 0 but hero health 30, 30"]),  # both heroes alive
+    (Result.WIN, 1, [0], 5, []),
+    (Result.DRAW, None, [1], 5, ["[result] a draw with winner None and hero health 30, 0"]),  # one hero alive
+    (Result.DRAW, None, [0], 5, ["[result] a draw with winner None and hero health 0, 30"]),
+    (Result.DRAW, None, [0, 1], 5, []),  # both heroes died at once
+    (Result.TURN_LIMIT, None, [], 80, ["[result] turn_limit at turn 80 (limit 80), winner None"]),  # not past it yet
+    (Result.TURN_LIMIT, None, [], 81, []),
+])
+def test_a_finished_game_needs_the_heroes_and_turn_its_result_says(result, winner, dead, turn, problems):
+    game = board()
+    _end(game, result, winner, dead=None)
+    for seat in dead:
+        game.player(seat).hero.health = 0
+    game.state.turn = turn
+    assert broken_invariants(game) == problems
+
+
 def test_a_scenario_board_and_a_new_game_hold_every_invariant():
     check_invariants(board())
     check_invariants(Game.new(seed=4))
@@ -238,6 +256,17 @@ def test_log_check_resumes_from_an_offset():
     # entries before start were checked when they were appended (the monitor checks each action's entries once):
     # a resumed check does not read them again, even a broken one
     check_log([LogEntry(-1, TurnStart(0)), LogEntry(0, TurnStart(0))], start=1, previous=LogEntry(0, TurnStart(0)))
+
+
+def test_checking_the_log_from_any_entry_reads_it_under_the_entry_before():
+    """check_invariants(log_from=i) resumes the tree check at entry i (which may sit deep in the tree), as the
+    monitor does after each action."""
+    game = board()
+    fireball = game.player(0).hand[1]
+    game.apply(next(c for c in game.legal_actions() if c.source == fireball.uid and c.target is not None))
+    assert max(entry.depth for entry in game.log) > 1
+    for start in range(len(game.log) + 1):
+        check_invariants(game, log_from=start)
 
 
 @pytest.mark.parametrize("seed", range(14))
