@@ -308,3 +308,15 @@ def test_a_scenario_minion_gets_its_keywords_on_top_of_its_printed_ones_and_boar
     # laid in board order, seat 0 first; a minion given an order moves the count past it for those laid later
     assert 0 < shieldmasta.order_of_play < wisp.order_of_play < late_wisp.order_of_play == 40
     assert 40 < croc.order_of_play < game.player(1).battlefield[0].order_of_play
+
+
+def test_the_game_over_buries_only_minions_without_health():
+    """The end of the game moves dying minions to the graveyard (no reaper runs once it is over); a minion with
+    health left, even 1, stays on the board."""
+    game = Game.from_scenario({"players": [{"mana": 10, "hand": ["fireball"], "battlefield": ["wisp"]},
+                                           {"health": 6, "battlefield": ["wisp", {"card": "river_crocolisk",
+                                                                                   "health": 1}]}]})
+    game.apply(Choice(ChoiceKind.PLAY, game.player(0).hand[0].uid, game.player(1).hero.uid))
+    assert game.winner == 0
+    assert [len(game.player(seat).battlefield) for seat in (0, 1)] == [1, 2]
+    assert all(card.definition.card_type.value == "spell" for card in game.player(0).graveyard)
