@@ -99,14 +99,13 @@ def _hero(raw: Any, index: int, heroes: HeroSet) -> HeroDef:
         raise DataError(exc.reason, source="scenario", item=item, field="hero") from None
 
 
-def _int(data: dict, key: str, default: int, item: str | None, *, low: int | None = -MAX_NUMBER,
-         high: int | None = MAX_NUMBER) -> int:
+def _int(data: dict, key: str, default: int, item: str | None, *, low: int = -MAX_NUMBER,
+         high: int = MAX_NUMBER) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise DataError(f"expected an integer, got {shown(value)}", source="scenario", item=item, field=key)
-    if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"{low if low is not None else '...'}..{high if high is not None else ''}"
-        raise DataError(f"must be in {bounds}, got {value}", source="scenario", item=item, field=key)
+    if not low <= value <= high:
+        raise DataError(f"must be in {low}..{high}, got {value}", source="scenario", item=item, field=key)
     return value
 
 
@@ -137,8 +136,9 @@ def _fill_player(state: GameState, index: int, raw: Any, cards: CardSet) -> None
     hero.max_health = max(hero.max_health, hero.health)
     hero.armor = _int(raw, "armor", 0, item, low=0)
     top = state.rules.max_mana
-    player.max_mana = _int(raw, "max_mana", _int(raw, "mana", 0, item, low=0, high=top), item, low=0, high=top)
-    player.mana = _int(raw, "mana", player.max_mana, item, low=0, high=top)
+    mana = _int(raw, "mana", 0, item, low=0, high=top)
+    player.max_mana = _int(raw, "max_mana", mana, item, low=0, high=top)  # as much as the mana given, by default
+    player.mana = mana if "mana" in raw else player.max_mana  # a full pool unless told otherwise
     player.fatigue = _int(raw, "fatigue", 0, item, low=0)
     limit = player.hero_power[0].definition.uses_per_turn if player.hero_power else 0
     player.hero_power_uses = _int(raw, "hero_power_uses", 0, item, low=0, high=limit)

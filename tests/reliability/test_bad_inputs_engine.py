@@ -158,11 +158,12 @@ BAD_SCENARIOS = {
     "mana above the rules": (_players({"mana": 11}), r"players\[0\], field 'mana': must be in 0..10"),
     "crystals above the rules": (_players({}, {"max_mana": 50}), r"players\[1\], field 'max_mana'"),
     "negative armor": (_players({"armor": -2}), r"field 'armor': must be in 0.."),
-    "negative fatigue": (_players({"fatigue": -1}), r"field 'fatigue': must be in 0.."),
-    "hand as a string": (_players({"hand": "wisp"}), r"field 'hand': expected a list, got 'wisp'"),
+    "negative fatigue": (_players({"fatigue": -1}), r"^scenario, players\[0\], field 'fatigue': must be in 0.."),
+    "hand as a string": (_players({"hand": "wisp"}), r"^scenario, players\[0\], field 'hand': expected a list, got 'wisp'"),
     "hand above the limit": (_players({"hand": ["wisp"] * 11}), r"field 'hand': 11 cards, at most 10 allowed"),
     "unknown card": (_players({"deck": ["wisp", "nope"]}), r"field 'deck\[1\]': unknown card id 'nope'"),
-    "board above the limit": (_players({"battlefield": ["wisp"] * 8}), r"field 'battlefield': 8 cards, at most 7 "),
+    "board above the limit": (_players({"battlefield": ["wisp"] * 8}),
+                              r"^scenario, players\[0\], field 'battlefield': 8 cards, at most 7 "),
     "a deck above the rules' size": (_players({"deck": ["wisp"] * 31}), r"field 'deck': 31 cards, at most 30 "),
     "a huge number": (_players({"armor": 10**300}), r"field 'armor': must be in 0..2147483647, got 1000"),
     "spell on the board": (_players({"battlefield": ["fireball"]}), r"'fireball' is not a minion"),
@@ -200,6 +201,16 @@ BAD_SCENARIOS = {
     "negative order of play": (_players({}, {"battlefield": [{"card": "wisp", "order_of_play": -2}]}),
                                r"^scenario, players\[1\], battlefield\[0\], field 'order_of_play': must be in "
                                r"0..2147483647, got -2$"),
+    "negative crystals": (_players({"mana": 0, "max_mana": -1}),
+                          r"^scenario, players\[0\], field 'max_mana': must be in 0..10, got -1$"),
+    "hero power used twice": (_players({}, {"hero": "mage", "hero_power_uses": 2}),
+                              r"^scenario, players\[1\], field 'hero_power_uses': must be in 0..1, got 2$"),
+    "negative hero power uses": (_players({"hero": "mage", "hero_power_uses": -1}),
+                                 r"^scenario, players\[0\], field 'hero_power_uses': must be in 0..1, got -1$"),
+    "hero power uses without a power": (_players({"hero_power_uses": 1}),
+                                        r"^scenario, players\[0\], field 'hero_power_uses': must be in 0..0, got 1$"),
+    "unknown weapon": (_players({}, {"weapon": "excalibur"}),
+                       r"^scenario, players\[1\], field 'weapon': unknown card id 'excalibur'"),
 }
 
 
