@@ -151,7 +151,8 @@ def test_a_game_refuses_a_hero_whose_power_names_a_card_missing_from_its_card_se
     with pytest.raises(DataError, match=r"hero 'uther', power, abilities\[0\], field 'card': unknown card id "
                                         r"'silver_hand_recruit'"):
         Game.new(seed=0, decks=[paladin, paladin], cards=card_set)
-    with pytest.raises(DataError, match="unknown card id 'silver_hand_recruit'"):
+    with pytest.raises(DataError, match=r"heroes/paladin\.yaml, .*hero 'uther', power, abilities\[0\], field 'card': "
+                                        r"unknown card id 'silver_hand_recruit'"):  # named with the hero files read
         Game.from_scenario({"players": [{"hero": "paladin"}, {}]}, cards=card_set)
     Game.new(seed=0, decks=[Deck("plain", ("pebble",) * 30)] * 2, cards=card_set)  # no power, no token needed
 

@@ -320,3 +320,9 @@ def test_the_game_over_buries_only_minions_without_health():
     assert game.winner == 0
     assert [len(game.player(seat).battlefield) for seat in (0, 1)] == [1, 2]
     assert all(card.definition.card_type.value == "spell" for card in game.player(0).graveyard)
+
+
+def test_a_scenario_without_a_seed_is_seed_0():
+    scenario = {"players": [{"hand": ["arcane_missiles"]}, {"battlefield": ["wisp", "wisp"]}]}
+    assert Game.from_scenario(scenario).to_json() == Game.from_scenario(scenario, seed=0).to_json()
+    assert Game.from_scenario(scenario).to_json() != Game.from_scenario(scenario, seed=1).to_json()

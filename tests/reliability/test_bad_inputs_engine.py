@@ -211,6 +211,10 @@ BAD_SCENARIOS = {
                                         r"^scenario, players\[0\], field 'hero_power_uses': must be in 0..0, got 1$"),
     "unknown weapon": (_players({}, {"weapon": "excalibur"}),
                        r"^scenario, players\[1\], field 'weapon': unknown card id 'excalibur'"),
+    "a player as a list": ({"players": [{}, ["wisp"]]}, r"^scenario, players\[1\]: expected a mapping, got list$"),
+    "unknown hero class": (_players({"hero": "bard"}), r"^scenario, players\[0\], field 'hero': unknown hero class "
+                                                        r"'bard' \(allowed: neutral, mage, warrior, paladin, priest, "
+                                                        r"rogue, warlock\)$"),
 }
 
 

@@ -115,6 +115,8 @@ def _end(game: Game, result: Result, winner: int | None, dead: int | None) -> No
     (Result.DRAW, None, [0, 1], 5, []),  # both heroes died at once
     (Result.TURN_LIMIT, None, [], 80, ["[result] turn_limit at turn 80 (limit 80), winner None"]),  # not past it yet
     (Result.TURN_LIMIT, None, [], 81, []),
+    (None, None, [], 80, []),  # the last turn is played
+    (None, None, [], 81, ["[result] turn 81 is past the limit 80 but the game goes on"]),
 ])
 def test_a_finished_game_needs_the_heroes_and_turn_its_result_says(result, winner, dead, turn, problems):
     game = board()
@@ -123,6 +125,13 @@ def test_a_finished_game_needs_the_heroes_and_turn_its_result_says(result, winne
         game.player(seat).hero.health = 0
     game.state.turn = turn
     assert broken_invariants(game) == problems
+
+
+def test_a_spent_weapon_still_equipped_is_named_with_its_durability():
+    game = board()
+    weapon = game.player(0).weapon[0]
+    weapon.durability = 0
+    assert broken_invariants(game) == [f"[reaped] {weapon!r} of player 0 is equipped with 0 durability"]
 
 
 def test_a_scenario_board_and_a_new_game_hold_every_invariant():
