@@ -31,16 +31,14 @@ def attacks_per_turn(keywords: int) -> int:
 def attack_refusal(game: Game, attacker: Card) -> str | None:
     """Why ``attacker`` may not attack now, or None if it may (it then has a defender while the game goes on).
 
-    Checks that the game goes on, that the attacker's side is on turn and that it has attack, then asks the
-    Attack validators (summoning sickness and charge, attacks left, freeze...) on the action system's probe.
+    Checks that the game goes on and that the attacker's side is on turn, then asks the Attack validators (attack,
+    freeze, summoning sickness and charge, attacks left...) on the action system's probe.
     """
     state = game.state
     if state.result is not None:
         return f"the game is over ({state.result.value})"
     if attacker.owner != state.current:
         return "it is not its owner's turn"
-    if attacker.attack <= 0:
-        return "the attacker has no attack"
     probe = game.actions.attack_probe
     probe.player = state.current
     probe.attacker = attacker

@@ -7,7 +7,7 @@ import json
 
 from ccg_env.engine import Choice, ChoiceKind, Game, Keyword, Result
 from ccg_env.engine.actions import ChangeTurn, GameAction
-from ccg_env.engine.attacks import allowed_attacks
+from ccg_env.engine.attacks import allowed_attacks, attack_refusal
 from ccg_env.engine.choices import END_TURN, describe_choice, hero_power_usable
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.events import Phase
@@ -89,6 +89,25 @@ def test_allowed_attacks_are_the_taunts_and_none_for_a_sleeping_minion():
     assert [c.definition.id for c in allowed_attacks(game, attacker)] == ["goldshire_footman"]
     attacker.sleeping = True
     assert allowed_attacks(game, attacker) == []
+
+
+def test_attack_refusal_says_why_a_character_cannot_attack_now():
+    game = _fireball_board()
+    yeti, hero = game.player(0).battlefield[0], game.player(0).hero
+    enemy_yeti = game.player(1).battlefield[0]
+    assert attack_refusal(game, yeti) is None
+    assert attack_refusal(game, hero) == "the attacker has no attack"  # no weapon: the validators' reasons from here
+    assert attack_refusal(game, enemy_yeti) == "it is not its owner's turn"
+    yeti.sleeping = True
+    assert attack_refusal(game, yeti) == "the attacker was summoned this turn and has no charge"
+    game.state.result = Result.DRAW
+    assert attack_refusal(game, yeti) == "the game is over (draw)"
+
+
+def test_the_bus_has_no_handlers_for_a_class_nothing_registered():
+    game = _fireball_board()
+    assert game.bus.handlers(Phase.PERFORM, _Ping) == ()
+    assert tuple(game.bus.handlers(Phase.PERFORM, ChangeTurn))  # the match system's
 
 
 def test_card_views_show_keywords_and_graveyards_show_the_dead_oldest_first():

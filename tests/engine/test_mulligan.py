@@ -206,7 +206,8 @@ def test_a_player_cannot_put_back_more_cards_than_its_deck_can_replace():
 def test_battle_choices_are_refused_in_the_mulligan_and_mulligan_choices_after_it():
     game = Game.new(seed=4)
     card = game.player(0).hand[0]
-    with pytest.raises(IllegalActionError, match="mulligan"):
+    with pytest.raises(IllegalActionError, match=r"is illegal: the game is in the mulligan: put back opening-hand "
+                                                  r"cards, or end_turn to keep the rest$"):
         game.apply(Choice(ChoiceKind.PLAY, card.uid))
     game.apply(Choice(ChoiceKind.MULLIGAN, card.uid))
     with pytest.raises(IllegalActionError, match="already marked"):
