@@ -89,6 +89,60 @@ CORRUPTIONS = {
 }
 
 
+#: What each corruption above reads as, in full (the cards are the board's: their uids are fixed).
+PROBLEMS = {
+    "cancelled action with reactions": [
+        "[log] entry 1 (TurnStart) has depth 1, at most 0 allowed after TurnStart(player=0)  [cancelled: no]",
+    ],
+    "card in two zones": ["[zones] <wisp#5 p0 1/1> is listed in player 0 GRAVEYARD but says HAND"],
+    "card owned by the other player": ["[zones] <wisp#5 p1 1/1> is listed in player 0 HAND but its owner is 1"],
+    "card says the wrong zone": ["[zones] <wisp#5 p0 1/1> is listed in player 0 HAND but says BATTLEFIELD"],
+    "crystals above the rules": ["[mana] player 1 has 0/11 mana (bounds 0..10)"],
+    "current player 2": ["[match] current player is 2"],
+    "dead hero, game goes on": ["[result] a hero is dead (30, 0) but the game goes on"],
+    "dead minion not reaped": ["[reaped] <wisp#13 p1 1/0> of player 1 is at 0 health but not reaped"],
+    "draw with a winner": ["[result] a draw with winner 0 and hero health 30, 30"],
+    "frozen on a negative turn": ["[stats] <bloodfen_raptor#12 p1 3/2> in BATTLEFIELD: negative frozen_on_turn -3"],
+    "hand above max": ["[zone-limits] player 0 has 11 cards in hand, limit 10"],
+    "health above max": ["[stats] <chillwind_yeti#10 p0 4/99> in BATTLEFIELD: health 99 above its maximum 5"],
+    "log skips a depth": ["[log] entry 1 (TurnStart) has depth 2, at most 1 allowed after TurnStart(player=0)"],
+    "log starts below the root": ["[log] entry 0 (TurnStart) has depth 1, at most 0 allowed after nothing"],
+    "loop with a winner": ["[result] a loop (a draw) with winner 0"],
+    "mana above the rules": ["[mana] player 0 has 11/5 mana (bounds 0..10)"],
+    "minion at 0 health in hand": ["[stats] <wisp#5 p0 1/0> in HAND: a minion at 0 health"],
+    "negative armor": ["[stats] <hero#1 p0 3/30> in HERO: negative armor -2"],
+    "negative attack": ["[stats] <bloodfen_raptor#12 p1 -1/2> in BATTLEFIELD: negative attack -1"],
+    "negative attacks made": ["[stats] <chillwind_yeti#10 p0 4/5> in BATTLEFIELD: negative attacks_made -1"],
+    "negative cost": ["[stats] <wisp#5 p0 1/1> in HAND: negative cost -1"],
+    "negative durability": [
+        "[stats] <fiery_war_axe#9 p0 3/0> in WEAPON: negative durability -1",
+        "[reaped] <fiery_war_axe#9 p0 3/0> of player 0 is equipped with -1 durability",
+    ],
+    "negative fatigue": ["[mana] player 1 has fatigue -1"],
+    "negative mana": ["[mana] player 1 has -1/0 mana (bounds 0..10)"],
+    "no hero": [
+        "[zone-kinds] player 1 has heroes []",
+        "[check_result] could not run on this state: IndexError: list index out of range",
+    ],
+    "order of play from the future": ["[zones] <chillwind_yeti#10 p0 4/5> has order of play 1000000 >= next 5"],
+    "past the turn limit, game goes on": ["[result] turn 81 is past the limit 80 but the game goes on"],
+    "players out of seat order": ["[match] expected players 0 and 1, got [1, 0]"],
+    "secret twice": ["[zone-kinds] player 0 has secrets ['explosive_trap', 'explosive_trap']"],
+    "spell on the battlefield": [
+        "[zone-kinds] player 0 has a non-minion on the battlefield: [<chillwind_yeti#10 p0 4/5>, <fireball#6 p0 0/0>]",
+        "[reaped] <fireball#6 p0 0/0> of player 0 is at 0 health but not reaped",
+    ],
+    "spent weapon equipped": ["[reaped] <fiery_war_axe#9 p0 3/0> of player 0 is equipped with 0 durability"],
+    "turn 0": ["[match] turn is 0"],
+    "turn limit before the limit": ["[result] turn_limit at turn 1 (limit 80), winner None"],
+    "two weapons": ["[zone-kinds] player 0 has weapons [<fiery_war_axe#9 p0 3/0>, <fiery_war_axe#14 p0 3/0>]"],
+    "uid not yet handed out": ["[zones] <wisp#1000000 p0 1/1> in player 0 HAND has a uid outside 1..13"],
+    "win for the dead hero": ["[result] winner 1 but hero health 30, 0"],
+    "win without a winner": ["[result] a win with winner None"],
+    "winner without a result": ["[result] winner 0 recorded but the game is not over"],
+}
+
+
 def _move(game: Game, card, zone: Zones) -> None:
     game.player(card.owner).zone(card.zone).remove(card)
     card.zone = zone
@@ -125,6 +179,24 @@ def test_a_finished_game_needs_the_heroes_and_turn_its_result_says(result, winne
         game.player(seat).hero.health = 0
     game.state.turn = turn
     assert broken_invariants(game) == problems
+
+
+@pytest.mark.parametrize("zone, seat, card", [("hand", 0, "wisp"), ("battlefield", 1, "wisp"),
+                                             ("secrets", 0, "explosive_trap")])
+def test_each_zone_holds_up_to_its_limit_and_one_more_is_named(zone, seat, card):
+    rules = Game.new(seed=0).state.rules
+    limit = {"hand": rules.max_hand, "battlefield": rules.max_battlefield, "secrets": rules.max_secrets}[zone]
+    full = Game.from_scenario({"players": [{}, {}]})
+    cards = getattr(full.player(seat), zone)
+    while len(cards) < limit + 1:
+        extra = Game.from_scenario({"players": [{zone: [card]}, {}]}).player(0)
+        copy = getattr(extra, zone)[0].copy()
+        copy.uid, copy.owner = full.state.new_uid(), seat
+        cards.append(copy)
+        problems = broken_invariants(full)
+        if len(cards) <= limit:
+            assert not [p for p in problems if p.startswith("[zone-limits]")], (len(cards), problems)
+    assert f"[zone-limits] player {seat} has {limit + 1} cards in {zone}, limit {limit}" in problems
 
 
 def test_a_spent_weapon_still_equipped_is_named_with_its_durability():
@@ -288,3 +360,10 @@ def test_random_games_on_every_deck_pair_hold_every_invariant_after_each_action(
         game.apply(rng.choice(game.legal_actions()))
         monitor.check()
     assert game.result is not None and len(game.log) > 100
+
+
+@pytest.mark.parametrize("name", sorted(PROBLEMS))
+def test_each_corruption_reads_as_what_is_wrong_and_where(name):
+    game = board()
+    CORRUPTIONS[name][1](game)
+    assert broken_invariants(game) == PROBLEMS[name]
