@@ -127,3 +127,18 @@ def test_ci_sample_settings_name_existing_modules_and_tests():
     assert 0 < sample.MIN_SCORE <= 100 and sample.SIZE >= 10
     assert sum((ROOT / m).exists() for m in sample.MODULES) >= 5
     assert all((ROOT / t).exists() for t in sample.TESTS), [t for t in sample.TESTS if not (ROOT / t).exists()]
+
+
+def test_a_mutants_tests_run_its_functions_known_killers_first_then_quickest_first(tmp_path):
+    plugin = load("mutmut_plugin")
+    function = "ccg_env.engine.invariants.x_check_stats"
+    assert plugin.killers_of(function, tmp_path) == set()
+    plugin.record_killer(function, "tests/a.py::slow_killer", tmp_path)
+    plugin.record_killer(function, "tests/a.py::quick_killer", tmp_path)
+    plugin.record_killer(function, "tests/a.py::slow_killer", tmp_path)
+    killers = plugin.killers_of(function, tmp_path)
+    assert killers == {"tests/a.py::slow_killer", "tests/a.py::quick_killer"}
+    durations = {"t::quick": 0.01, "t::slow": 9.0, "tests/a.py::slow_killer": 5.0, "tests/a.py::quick_killer": 0.5}
+    assert plugin.run_order(["t::slow", "tests/a.py::slow_killer", "t::quick", "tests/a.py::quick_killer", "t::new"],
+                            durations, killers) == [
+        "tests/a.py::quick_killer", "tests/a.py::slow_killer", "t::new", "t::quick", "t::slow"]
