@@ -326,3 +326,15 @@ def test_a_scenario_without_a_seed_is_seed_0():
     scenario = {"players": [{"hand": ["arcane_missiles"]}, {"battlefield": ["wisp", "wisp"]}]}
     assert Game.from_scenario(scenario).to_json() == Game.from_scenario(scenario, seed=0).to_json()
     assert Game.from_scenario(scenario).to_json() != Game.from_scenario(scenario, seed=1).to_json()
+
+
+def test_a_scenario_players_mana_pool_is_full_unless_given():
+    game = Game.from_scenario({"players": [{"max_mana": 5}, {"max_mana": 5, "mana": 2}]})
+    assert [(p.mana, p.max_mana) for p in game.state.players] == [(5, 5), (2, 5)]
+    assert [(p.mana, p.max_mana) for p in Game.from_scenario({"players": [{"mana": 3}, {}]}).state.players] == [
+        (3, 3), (0, 0)]
+
+
+def test_a_saved_state_is_compact_json():
+    text = Game.new(seed=0).to_json()
+    assert text == json.dumps(json.loads(text), separators=(",", ":"))  # no spaces: the size limit counts characters

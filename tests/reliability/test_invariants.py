@@ -241,6 +241,33 @@ def test_each_hero_power_corruption_breaks_the_hero_power_invariant(corrupt, pro
     assert any(p.startswith("[hero-power]") and re.search(problem, p) for p in broken_invariants(game))
 
 
+def _power_uid(game: Game, uid: int) -> None:
+    game.player(0).hero_power[0].uid = uid
+
+
+def _hero_elsewhere_power_at_1(game: Game) -> None:
+    game.player(0).hero.uid = game.state.new_uid()  # uid 1 is free for the power then
+    _power_uid(game, 1)
+
+
+@pytest.mark.parametrize("corrupt, problems", [
+    (lambda g: _power_uid(g, 0), ["[hero-power] <fireblast#0 p0 0/0> of player 0 has a uid used by a card or outside "
+                                  "1..{last}"]),
+    (lambda g: _power_uid(g, g.state.next_uid), ["[hero-power] <fireblast#{next} p0 0/0> of player 0 has a uid used by "
+                                                 "a card or outside 1..{last}"]),
+    (lambda g: _power_uid(g, g.state.next_uid - 1), []),  # the last uid handed out
+    (_hero_elsewhere_power_at_1, []),  # the first uid, when no card holds it
+    (lambda g: setattr(g.player(1), "hero_power", []), []),  # no hero power, no uses
+    (lambda g: (setattr(g.player(1), "hero_power", []), setattr(g.player(1), "hero_power_uses", 1)),
+     ["[hero-power] player 1 used its hero power 1 times (limit 0)"]),
+])
+def test_a_hero_powers_uid_is_one_handed_out_to_no_card_and_its_uses_stay_in_its_limit(corrupt, problems):
+    game = Game.from_scenario({"players": [{"hero": "mage"}, {"hero": "mage"}]})
+    corrupt(game)
+    last = game.state.next_uid - 1
+    assert broken_invariants(game) == [p.format(last=last, next=last + 1) for p in problems]
+
+
 def test_more_mulligan_marks_than_the_deck_can_replace_break_the_mulligan_invariant():
     game = Game.new(seed=1)
     player = game.player(game.current_player)
