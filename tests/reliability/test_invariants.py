@@ -241,6 +241,35 @@ def test_each_hero_power_corruption_breaks_the_hero_power_invariant(corrupt, pro
     assert any(p.startswith("[hero-power]") and re.search(problem, p) for p in broken_invariants(game))
 
 
+def _wisp_in_hand(game: Game):
+    return next(card for card in game.player(0).hand if card.definition.id == "wisp")
+
+
+def _set_wisp(**values):
+    return lambda game: [setattr(_wisp_in_hand(game), key, value(game) if callable(value) else value)
+                         for key, value in values.items()]
+
+
+@pytest.mark.parametrize("corrupt, problems", [
+    (_set_wisp(uid=lambda g: g.player(1).battlefield[0].uid),
+     ["[zones] card id {raptor} appears twice: in player 0 HAND and in player 1 BATTLEFIELD"]),
+    (_set_wisp(uid=0), ["[zones] <wisp#0 p0 1/1> in player 0 HAND has a uid outside 1..{last}"]),
+    (_set_wisp(uid=lambda g: g.state.next_uid), ["[zones] <wisp#{next} p0 1/1> in player 0 HAND has a uid outside "
+                                                 "1..{last}"]),
+    (_set_wisp(uid=lambda g: g.state.next_uid - 1), ["[zones] card id {last} appears twice: in player 0 HAND and in "
+                                                     "player 1 BATTLEFIELD"]),  # the last uid is taken: shared
+    (_set_wisp(order_of_play=lambda g: g.state.next_order),
+     ["[zones] <wisp#5 p0 1/1> has order of play {order} >= next {order}"]),
+    (_set_wisp(order_of_play=lambda g: g.state.next_order - 1), []),
+])
+def test_every_card_has_its_own_uid_handed_out_and_an_order_of_play_already_given(corrupt, problems):
+    game = board()
+    raptor, last, order = game.player(1).battlefield[0].uid, game.state.next_uid - 1, game.state.next_order
+    corrupt(game)
+    assert broken_invariants(game) == [p.format(raptor=raptor, last=last, next=last + 1, order=order)
+                                       for p in problems]
+
+
 def _power_uid(game: Game, uid: int) -> None:
     game.player(0).hero_power[0].uid = uid
 
