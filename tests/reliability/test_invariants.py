@@ -270,6 +270,34 @@ def test_every_card_has_its_own_uid_handed_out_and_an_order_of_play_already_give
                                        for p in problems]
 
 
+@pytest.mark.parametrize("field, at_bound, past_it", [
+    ("cost", 0, -1), ("attack", 0, -1), ("armor", 0, -1), ("attacks_made", 0, -1), ("frozen_on_turn", 0, -1),
+    ("health", 1, 0),  # a minion in hand
+])
+def test_card_stats_hold_at_their_bound_and_break_one_past_it(field, at_bound, past_it):
+    game = board()
+    wisp = _wisp_in_hand(game)
+    setattr(wisp, field, at_bound)
+    assert broken_invariants(game) == []
+    setattr(wisp, field, past_it)
+    assert [p.partition(":")[0] for p in broken_invariants(game)] == [f"[stats] {wisp!r} in HAND"]
+
+
+@pytest.mark.parametrize("field, values", [("mana", (0, 10)), ("max_mana", (0, 10)), ("fatigue", (0, 30))])
+def test_mana_crystals_and_fatigue_hold_at_their_bounds_and_break_past_them(field, values):
+    game = board()
+    player = game.player(1)
+    for value in values:
+        player.mana, player.max_mana = (value, 10) if field == "mana" else (0, value) if field == "max_mana" else (0, 0)
+        setattr(player, field, value)
+        assert broken_invariants(game) == [], (field, value)
+    setattr(player, field, values[0] - 1)
+    assert [p.startswith("[mana] player 1 has") for p in broken_invariants(game)] == [True]
+    if field != "fatigue":
+        setattr(player, field, values[1] + 1)
+        assert [p.startswith("[mana] player 1 has") for p in broken_invariants(game)] == [True]
+
+
 def _power_uid(game: Game, uid: int) -> None:
     game.player(0).hero_power[0].uid = uid
 
