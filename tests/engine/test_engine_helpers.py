@@ -173,3 +173,11 @@ def test_hero_power_usable_needs_a_power_mana_and_a_game_going_on():
     game.player(0).mana = 2
     game.state.result = Result.DRAW
     assert not hero_power_usable(game)
+
+
+def test_a_validator_registered_on_a_games_bus_refuses_its_actions():
+    """An extension may add validators after the game began; the action system reads the bus's current plan."""
+    game = _fireball_board()
+    assert game.actions.refusal(game, _Ping(0)) is None
+    game.bus.on(Phase.VALIDATE, _Ping, lambda game, action: "no pings today")
+    assert game.actions.refusal(game, _Ping(0)) == "no pings today"

@@ -338,3 +338,13 @@ def test_a_scenario_players_mana_pool_is_full_unless_given():
 def test_a_saved_state_is_compact_json():
     text = Game.new(seed=0).to_json()
     assert text == json.dumps(json.loads(text), separators=(",", ":"))  # no spaces: the size limit counts characters
+
+
+@pytest.mark.parametrize("as_given", [str, lambda path: path, lambda path: [path]])
+def test_the_envs_take_cards_from_a_file_given_as_a_string_a_path_or_a_list(tmp_path, as_given):
+    """resolve_cards, which the envs and agents call with their ``cards`` argument."""
+    from ccg_env.engine.game_setup import resolve_cards
+
+    path = tmp_path / "pebbles.yaml"
+    path.write_text("cards:\n  - {id: pebble, name: Pebble, type: minion, cost: 1, attack: 1, health: 1}\n")
+    assert sorted(resolve_cards(as_given(path))) == ["pebble"]  # that file's cards, and only those

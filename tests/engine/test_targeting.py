@@ -228,3 +228,16 @@ def test_the_mask_validation_and_random_targets_share_one_candidate_function(car
     calls.clear()
     play(game, "non_hero_bolt", game.player(1).battlefield[0])
     assert calls, "validation must come from TargetSystem candidates"
+
+
+def test_a_declared_target_stays_targetable_until_it_leaves_play_or_hides_in_stealth():
+    from ccg_env.engine.targeting import still_targetable
+
+    game = Game.from_scenario(board({}, {"battlefield": ["river_crocolisk", {"card": "wisp", "keywords": ["stealth"]}]}))
+    croc, hidden = game.player(1).battlefield
+    mark = Mark(Alliance.ENEMY, Zones.BATTLEFIELD)
+    assert still_targetable(game.state, 0, mark, croc)
+    assert not still_targetable(game.state, 0, mark, hidden)  # stealth hides it from a chosen target
+    assert still_targetable(game.state, 1, Mark(Alliance.ALLY, Zones.BATTLEFIELD), hidden)  # not from its owner
+    croc.health = 0
+    assert not still_targetable(game.state, 0, mark, croc)  # dying
