@@ -292,3 +292,13 @@ def test_a_saved_state_with_bad_mulligan_fields_is_refused_naming_them():
         del player["marked"]
     old = Game.from_json(json.dumps(doc))
     assert not old.in_mulligan and old.player(0).marked == []
+
+
+def test_mulligan_moves_lists_nothing_once_the_mulligan_is_over():
+    from ccg_env.engine.choices import mulligan_moves
+
+    game = Game.new(seed=4)
+    assert mulligan_moves(game)[0][0] == END_TURN and len(mulligan_moves(game)[0]) > 1
+    put_back(game)
+    put_back(game)
+    assert not game.in_mulligan and mulligan_moves(game) == ([], {})
