@@ -62,6 +62,19 @@ def test_a_damage_trigger_and_a_freeze_from_one_hit_resolve_in_order_of_play(fir
     assert defender.frozen_on_turn == game.state.turn and defender.attack == 2 + 3
 
 
+@pytest.mark.parametrize("first_played", ["cobra", "berserker"])
+def test_a_damage_trigger_and_a_poisonous_kill_from_one_hit_resolve_in_order_of_play(first_played):
+    """As with the freeze above: the poisonous attacker's destroy and the defender's own damage trigger."""
+    cobra = {"card": "emperor_cobra", "sleeping": False, "order_of_play": 1 if first_played == "cobra" else 2}
+    berserker = {"card": "gurubashi_berserker", "order_of_play": 2 if first_played == "cobra" else 1}
+    game = Game.from_scenario(board({"battlefield": [cobra]}, {"battlefield": [berserker]}), log=True)
+    attacker, defender = game.player(0).battlefield[0], game.player(1).battlefield[0]
+    game.apply(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
+    reactions = [e.kind for e in game.log if e.depth == 2]
+    assert reactions == (["Destroy", "TriggerAbility"] if first_played == "cobra" else ["TriggerAbility", "Destroy"])
+    assert defender in game.player(1).graveyard
+
+
 def test_a_loop_of_actions_about_no_card_ends_the_game_naming_no_card():
     game, seen = _game_with_recorder()
     game.bus.on(Phase.PERFORM, Note, lambda g, action: g.add_reaction(Note(1, "again")))

@@ -91,7 +91,8 @@ def _fire_in_play(game: Game, player: int, trigger: Trigger, *, trigger_card: Ca
 
 
 def _card_played(game: Game, action: PlayCard) -> None:
-    _fire_in_play(game, action.player, _CARD_PLAYED, trigger_card=action.card, skip=action.card)
+    # the played card is not in play yet (it is summoned, equipped or cast later), so it never sees itself played
+    _fire_in_play(game, action.player, _CARD_PLAYED, trigger_card=action.card)
 
 
 def _spell_cast(game: Game, action: CastSpell) -> None:
