@@ -148,8 +148,8 @@ def test_a_game_refuses_a_hero_whose_power_names_a_card_missing_from_its_card_se
     cards.write_text("cards:\n  - {id: pebble, name: Pebble, type: minion, cost: 1, attack: 1, health: 1}\n")
     card_set = load_cards([cards])
     paladin = Deck("paladin", ("pebble",) * 30, hero=CardClass.PALADIN)
-    with pytest.raises(DataError, match=r"hero 'uther', power, abilities\[0\], field 'card': unknown card id "
-                                        r"'silver_hand_recruit'"):
+    with pytest.raises(DataError, match=r"heroes/paladin\.yaml, .*hero 'uther', power, abilities\[0\], field 'card': "
+                                        r"unknown card id 'silver_hand_recruit'"):  # named with the hero files read
         Game.new(seed=0, decks=[paladin, paladin], cards=card_set)
     with pytest.raises(DataError, match=r"heroes/paladin\.yaml, .*hero 'uther', power, abilities\[0\], field 'card': "
                                         r"unknown card id 'silver_hand_recruit'"):  # named with the hero files read

@@ -326,6 +326,7 @@ def test_a_scenario_without_a_seed_is_seed_0():
     scenario = {"players": [{"hand": ["arcane_missiles"]}, {"battlefield": ["wisp", "wisp"]}]}
     assert Game.from_scenario(scenario).to_json() == Game.from_scenario(scenario, seed=0).to_json()
     assert Game.from_scenario(scenario).to_json() != Game.from_scenario(scenario, seed=1).to_json()
+    assert Game.new().to_json() == Game.new(seed=0).to_json() != Game.new(seed=1).to_json()  # a new game too
 
 
 def test_a_scenario_players_mana_pool_is_full_unless_given():

@@ -29,3 +29,36 @@ def test_below_draws_the_next_output_modulo_the_bound(seed, bound):
 def test_below_refuses_an_empty_range():
     with pytest.raises(ValueError, match="positive bound, got 0"):
         Rng(0).below(0)
+
+
+def _state_before(output: int) -> int:
+    """The state whose next SplitMix64 output is ``output``: the output mix inverted step by step."""
+    mask = (1 << 64) - 1
+
+    def unshift(value: int, shift: int) -> int:  # inverse of v ^ (v >> shift)
+        result = value
+        for _ in range(64 // shift + 1):
+            result = value ^ (result >> shift)
+        return result & mask
+
+    z = unshift(output, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
+    z = unshift(z, 30)
+    return (z - 0x9E3779B97F4A7C15) & mask
+
+
+def test_below_draws_again_past_the_last_whole_multiple_of_n_so_no_value_is_favoured():
+    """2**64 - 1 leaves a remainder of 1 modulo 7, so the top output 2**64 - 2 would make 0 one draw likelier than
+    the rest: below(7) rejects it and draws again."""
+    top = (1 << 64) - 2
+    state = _state_before(top)
+    assert Rng(state).next_u64() == top
+    rng, reference = Rng(state), Rng(state)
+    reference.next_u64()  # the rejected draw
+    assert rng.below(7) == reference.next_u64() % 7 and rng.state == reference.state
+    kept = Rng(_state_before(top - 1))  # the largest output kept, in one draw
+    one_draw = Rng(_state_before(top - 1))
+    one_draw.next_u64()
+    assert kept.below(7) == (top - 1) % 7 and kept.state == one_draw.state
