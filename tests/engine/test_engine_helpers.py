@@ -181,3 +181,17 @@ def test_a_validator_registered_on_a_games_bus_refuses_its_actions():
     assert game.actions.refusal(game, _Ping(0)) is None
     game.bus.on(Phase.VALIDATE, _Ping, lambda game, action: "no pings today")
     assert game.actions.refusal(game, _Ping(0)) == "no pings today"
+
+
+def test_attackers_now_reads_the_legal_choices_when_given_and_next_turns_attackers_need_attack_and_no_freeze():
+    from ccg_env.engine.attacks import attackers_next_turn, attackers_now
+
+    game = Game.from_scenario({"current": 0, "turn": 3, "players": [
+        {"battlefield": [{"card": "chillwind_yeti", "sleeping": False}]},
+        {"battlefield": ["chillwind_yeti", "wisp", {"card": "river_crocolisk", "attack": 0}]}]})
+    mine = game.player(0).battlefield[0]
+    assert attackers_now(game) == attackers_now(game, game.legal_actions()) == {mine.uid}
+    assert attackers_now(game, [END_TURN]) == set()  # the choices given are the ones read (envs pass theirs)
+    frozen, wisp, no_attack = game.player(1).battlefield
+    frozen.frozen_on_turn = game.state.turn
+    assert attackers_next_turn(game.player(1)) == {wisp.uid}  # not frozen, not at 0 attack, not the unarmed hero
