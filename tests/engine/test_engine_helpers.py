@@ -100,6 +100,9 @@ def test_attack_refusal_says_why_a_character_cannot_attack_now():
     assert attack_refusal(game, enemy_yeti) == "it is not its owner's turn"
     yeti.sleeping = True
     assert attack_refusal(game, yeti) == "the attacker was summoned this turn and has no charge"
+    yeti.sleeping = False
+    game.apply(Choice(ChoiceKind.ATTACK, yeti.uid, game.player(1).battlefield[1].uid))  # the taunt
+    assert attack_refusal(game, yeti) == "the attacker has no attacks left this turn"
     game.state.result = Result.DRAW
     assert attack_refusal(game, yeti) == "the game is over (draw)"
 
