@@ -7,6 +7,7 @@ import pytest
 from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Result
 from ccg_env.engine.actions import (Attack, ChangeTurn, DrawCards, GameAction, MulliganMark, Overdraw, PlayCard,
                                     UseHeroPower)
+from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.events import Phase
 from ccg_env.engine.view import GameView
 
@@ -73,6 +74,16 @@ def test_a_damage_trigger_and_a_poisonous_kill_from_one_hit_resolve_in_order_of_
     reactions = [e.kind for e in game.log if e.depth == 2]
     assert reactions == (["Destroy", "TriggerAbility"] if first_played == "cobra" else ["TriggerAbility", "Destroy"])
     assert defender in game.player(1).graveyard
+
+
+def test_triggers_of_the_minions_in_play_fire_in_order_of_play_not_board_order():
+    """Young Priestess was played first but stands right of Master Swordsmith: her turn-end trigger fires first."""
+    game = Game.from_scenario(board({"battlefield": [{"card": "master_swordsmith", "order_of_play": 2},
+                                                     {"card": "young_priestess", "order_of_play": 1}]}), log=True)
+    start = len(game.log)
+    game.apply(END_TURN)
+    fired = [e.action.card.definition.id for e in game.log[start:] if e.kind == "TriggerAbility"]
+    assert fired == ["young_priestess", "master_swordsmith"]
 
 
 def test_a_loop_of_actions_about_no_card_ends_the_game_naming_no_card():
