@@ -349,3 +349,18 @@ def test_the_envs_take_cards_from_a_file_given_as_a_string_a_path_or_a_list(tmp_
     path = tmp_path / "pebbles.yaml"
     path.write_text("cards:\n  - {id: pebble, name: Pebble, type: minion, cost: 1, attack: 1, health: 1}\n")
     assert sorted(resolve_cards(as_given(path))) == ["pebble"]  # that file's cards, and only those
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".yml"])
+def test_a_deck_file_is_taken_by_either_yaml_suffix(tmp_path, suffix):
+    path = tmp_path / f"mine{suffix}"
+    path.write_text((config_dir() / "decks" / "aggro.yaml").read_text())
+    assert Game.new(seed=0, decks=[path, "aggro"]).to_json() == Game.new(seed=0, decks=["aggro", "aggro"]).to_json()
+
+
+def test_why_illegal_falls_back_to_not_being_listed_when_every_validator_accepts():
+    from ccg_env.engine.choices import why_illegal
+
+    game = Game.from_scenario(board({"hand": ["wisp"]}))
+    legal = next(c for c in game.legal_actions() if c.kind is ChoiceKind.PLAY)
+    assert why_illegal(game, legal) == "it is not among the legal choices of this position"

@@ -157,7 +157,7 @@ BAD_SCENARIOS = {
     "negative mana": (_players({"mana": -1}), r"players\[0\], field 'mana': must be in 0..10, got -1"),
     "mana above the rules": (_players({"mana": 11}), r"players\[0\], field 'mana': must be in 0..10"),
     "crystals above the rules": (_players({}, {"max_mana": 50}), r"players\[1\], field 'max_mana'"),
-    "negative armor": (_players({"armor": -2}), r"field 'armor': must be in 0.."),
+    "negative armor": (_players({"armor": -2}), r"^scenario, players\[0\], field 'armor': must be in 0.."),
     "negative fatigue": (_players({"fatigue": -1}), r"^scenario, players\[0\], field 'fatigue': must be in 0.."),
     "hand as a string": (_players({"hand": "wisp"}), r"^scenario, players\[0\], field 'hand': expected a list, got 'wisp'"),
     "hand above the limit": (_players({"hand": ["wisp"] * 11}), r"field 'hand': 11 cards, at most 10 allowed"),
@@ -212,6 +212,8 @@ BAD_SCENARIOS = {
     "unknown weapon": (_players({}, {"weapon": "excalibur"}),
                        r"^scenario, players\[1\], field 'weapon': unknown card id 'excalibur'"),
     "a player as a list": ({"players": [{}, ["wisp"]]}, r"^scenario, players\[1\]: expected a mapping, got list$"),
+    "hero health as text": (_players({}, {"health": "full"}),
+                            r"^scenario, players\[1\], field 'health': expected an integer, got 'full'$"),
     "unknown hero class": (_players({"hero": "bard"}), r"^scenario, players\[0\], field 'hero': unknown hero class "
                                                         r"'bard' \(allowed: neutral, mage, warrior, paladin, priest, "
                                                         r"rogue, warlock\)$"),
