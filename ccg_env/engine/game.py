@@ -135,10 +135,7 @@ class Game:
         moves = self.moves
         if moves is None:
             moves = self.moves = legal_moves(self)[1]
-        try:
-            cards = moves.get(choice)
-        except TypeError:  # a Choice holding something unhashable, such as a list
-            cards = None
+        cards = moves.get(choice)  # as_choice left only a ChoiceKind and ints or None: always hashable
         if cards is None:
             raise IllegalActionError(f"{choice} is illegal: {why_illegal(self, choice)}")
         me = state.current
