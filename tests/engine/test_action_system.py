@@ -49,16 +49,22 @@ def test_reactions_sort_by_priority_then_order_of_play_depth_first():
                       (1, "early-tie"), (1, "late")]
 
 
+def _attack_the_berserker(attacker: str, attacker_first: bool):
+    """``attacker`` hits a Gurubashi Berserker (whose damage trigger gives it +3 attack); the game, the berserker and
+    the kinds of the hit's reactions in the order they resolved."""
+    mine = {"card": attacker, "sleeping": False, "order_of_play": 1 if attacker_first else 2}
+    berserker = {"card": "gurubashi_berserker", "order_of_play": 2 if attacker_first else 1}
+    game = Game.from_scenario(board({"battlefield": [mine]}, {"battlefield": [berserker]}), log=True)
+    defender = game.player(1).battlefield[0]
+    game.apply(Choice(ChoiceKind.ATTACK, game.player(0).battlefield[0].uid, defender.uid))
+    return game, defender, [e.kind for e in game.log if e.depth == 2]
+
+
 @pytest.mark.parametrize("first_played", ["freezer", "berserker"])
 def test_a_damage_trigger_and_a_freeze_from_one_hit_resolve_in_order_of_play(first_played):
     """Neither reaction to the hit outranks the other: the card played first reacts first (Hearthstone's rule for
     simultaneous triggers), whichever side it is on."""
-    freezer = {"card": "water_elemental", "sleeping": False, "order_of_play": 1 if first_played == "freezer" else 2}
-    berserker = {"card": "gurubashi_berserker", "order_of_play": 2 if first_played == "freezer" else 1}
-    game = Game.from_scenario(board({"battlefield": [freezer]}, {"battlefield": [berserker]}), log=True)
-    attacker, defender = game.player(0).battlefield[0], game.player(1).battlefield[0]
-    game.apply(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
-    reactions = [e.kind for e in game.log if e.depth == 2]
+    game, defender, reactions = _attack_the_berserker("water_elemental", first_played == "freezer")
     assert reactions == (["Freeze", "TriggerAbility"] if first_played == "freezer" else ["TriggerAbility", "Freeze"])
     assert defender.frozen_on_turn == game.state.turn and defender.attack == 2 + 3
 
@@ -66,12 +72,7 @@ def test_a_damage_trigger_and_a_freeze_from_one_hit_resolve_in_order_of_play(fir
 @pytest.mark.parametrize("first_played", ["cobra", "berserker"])
 def test_a_damage_trigger_and_a_poisonous_kill_from_one_hit_resolve_in_order_of_play(first_played):
     """As with the freeze above: the poisonous attacker's destroy and the defender's own damage trigger."""
-    cobra = {"card": "emperor_cobra", "sleeping": False, "order_of_play": 1 if first_played == "cobra" else 2}
-    berserker = {"card": "gurubashi_berserker", "order_of_play": 2 if first_played == "cobra" else 1}
-    game = Game.from_scenario(board({"battlefield": [cobra]}, {"battlefield": [berserker]}), log=True)
-    attacker, defender = game.player(0).battlefield[0], game.player(1).battlefield[0]
-    game.apply(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
-    reactions = [e.kind for e in game.log if e.depth == 2]
+    game, defender, reactions = _attack_the_berserker("emperor_cobra", first_played == "cobra")
     assert reactions == (["Destroy", "TriggerAbility"] if first_played == "cobra" else ["TriggerAbility", "Destroy"])
     assert defender in game.player(1).graveyard
 
