@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Result
+from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Keyword, Result
 from ccg_env.engine.actions import (Attack, ChangeTurn, DrawCards, GameAction, MulliganMark, Overdraw, PlayCard,
                                     UseHeroPower)
 from ccg_env.engine.choices import END_TURN
@@ -75,6 +75,28 @@ def test_a_damage_trigger_and_a_poisonous_kill_from_one_hit_resolve_in_order_of_
     game, defender, reactions = _attack_the_berserker("emperor_cobra", first_played == "cobra")
     assert reactions == (["Destroy", "TriggerAbility"] if first_played == "cobra" else ["TriggerAbility", "Destroy"])
     assert defender in game.player(1).graveyard
+
+
+@pytest.mark.parametrize("first_played", ["bat", "berserker"])
+def test_a_damage_trigger_and_a_lifesteal_heal_from_one_hit_resolve_in_order_of_play(first_played):
+    game, defender, reactions = _attack_the_berserker("vampire_bat", first_played == "bat")
+    assert reactions == (["Heal", "TriggerAbility"] if first_played == "bat" else ["TriggerAbility", "Heal"])
+
+
+def test_a_hit_of_no_damage_sets_nothing_off():
+    """A 0-attack defender hits back for 0: no damage trigger (the Berserker), no divine shield lost (the Squire),
+    no poisonous kill (a 0-attack Cobra)."""
+    game = Game.from_scenario(board(
+        {"battlefield": [{"card": "gurubashi_berserker", "sleeping": False},
+                         {"card": "argent_squire", "sleeping": False}, {"card": "wisp", "sleeping": False}]},
+        {"battlefield": [{"card": "river_crocolisk", "attack": 0}, {"card": "emperor_cobra", "attack": 0}]}))
+    berserker, squire, wisp = game.player(0).battlefield
+    croc, cobra = game.player(1).battlefield
+    for attacker, defender in ((berserker, croc), (squire, croc), (wisp, cobra)):
+        game.apply(Choice(ChoiceKind.ATTACK, attacker.uid, defender.uid))
+    assert (berserker.attack, berserker.health) == (2, 7)  # as printed
+    assert squire.keywords & Keyword.DIVINE_SHIELD and squire.health == 1
+    assert wisp in game.player(0).battlefield and wisp.health == 1
 
 
 def test_triggers_of_the_minions_in_play_fire_in_order_of_play_not_board_order():

@@ -101,6 +101,9 @@ def test_attack_refusal_says_why_a_character_cannot_attack_now():
     yeti.sleeping = True
     assert attack_refusal(game, yeti) == "the attacker was summoned this turn and has no charge"
     yeti.sleeping = False
+    yeti.frozen_on_turn = game.state.turn
+    assert attack_refusal(game, yeti) == "the attacker is frozen"
+    yeti.frozen_on_turn = 0
     game.apply(Choice(ChoiceKind.ATTACK, yeti.uid, game.player(1).battlefield[1].uid))  # the taunt
     assert attack_refusal(game, yeti) == "the attacker has no attacks left this turn"
     game.state.result = Result.DRAW
