@@ -39,10 +39,11 @@ def _overfill_hand(game: Game) -> None:
 
 
 def _set(obj, **values):
+    """Set fields of ``obj(game)``; a callable value is computed from the game."""
     def mutate(game: Game) -> None:
         target = obj(game)
         for key, value in values.items():
-            setattr(target, key, value)
+            setattr(target, key, value(game) if callable(value) else value)
     return mutate
 
 
@@ -241,26 +242,17 @@ def test_each_hero_power_corruption_breaks_the_hero_power_invariant(corrupt, pro
     assert any(p.startswith("[hero-power]") and re.search(problem, p) for p in broken_invariants(game))
 
 
-def _wisp_in_hand(game: Game):
-    return next(card for card in game.player(0).hand if card.definition.id == "wisp")
-
-
-def _set_wisp(**values):
-    return lambda game: [setattr(_wisp_in_hand(game), key, value(game) if callable(value) else value)
-                         for key, value in values.items()]
-
-
 @pytest.mark.parametrize("corrupt, problems", [
-    (_set_wisp(uid=lambda g: g.player(1).battlefield[0].uid),
+    (_set(_in_hand, uid=lambda g: g.player(1).battlefield[0].uid),
      ["[zones] card id {raptor} appears twice: in player 0 HAND and in player 1 BATTLEFIELD"]),
-    (_set_wisp(uid=0), ["[zones] <wisp#0 p0 1/1> in player 0 HAND has a uid outside 1..{last}"]),
-    (_set_wisp(uid=lambda g: g.state.next_uid), ["[zones] <wisp#{next} p0 1/1> in player 0 HAND has a uid outside "
-                                                 "1..{last}"]),
-    (_set_wisp(uid=lambda g: g.state.next_uid - 1), ["[zones] card id {last} appears twice: in player 0 HAND and in "
-                                                     "player 1 BATTLEFIELD"]),  # the last uid is taken: shared
-    (_set_wisp(order_of_play=lambda g: g.state.next_order),
+    (_set(_in_hand, uid=0), ["[zones] <wisp#0 p0 1/1> in player 0 HAND has a uid outside 1..{last}"]),
+    (_set(_in_hand, uid=lambda g: g.state.next_uid),
+     ["[zones] <wisp#{next} p0 1/1> in player 0 HAND has a uid outside 1..{last}"]),
+    (_set(_in_hand, uid=lambda g: g.state.next_uid - 1),  # the last uid is taken: shared
+     ["[zones] card id {last} appears twice: in player 0 HAND and in player 1 BATTLEFIELD"]),
+    (_set(_in_hand, order_of_play=lambda g: g.state.next_order),
      ["[zones] <wisp#5 p0 1/1> has order of play {order} >= next {order}"]),
-    (_set_wisp(order_of_play=lambda g: g.state.next_order - 1), []),
+    (_set(_in_hand, order_of_play=lambda g: g.state.next_order - 1), []),
 ])
 def test_every_card_has_its_own_uid_handed_out_and_an_order_of_play_already_given(corrupt, problems):
     game = board()
@@ -276,7 +268,7 @@ def test_every_card_has_its_own_uid_handed_out_and_an_order_of_play_already_give
 ])
 def test_card_stats_hold_at_their_bound_and_break_one_past_it(field, at_bound, past_it):
     game = board()
-    wisp = _wisp_in_hand(game)
+    wisp = _in_hand(game)
     setattr(wisp, field, at_bound)
     assert broken_invariants(game) == []
     setattr(wisp, field, past_it)
