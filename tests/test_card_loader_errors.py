@@ -10,6 +10,7 @@ import pytest
 from ccg_env.engine import CardClass, DataError, Game, Rules, default_cards, load_cards, load_deck
 from ccg_env.engine.cards import CardLoopWarning
 from ccg_env.engine.datafiles import config_dir
+from ccg_env.engine.decks import parse_deck
 
 MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
 
@@ -311,3 +312,27 @@ def test_the_loader_warns_about_a_weapon_whose_battlecry_equips_itself(tmp_path,
         load_cards([path])
     messages = [str(w.message) for w in caught if w.category is CardLoopWarning]
     assert len(messages) == loops and all("abilities[0]: its battlecry equips a copy of itself" in m for m in messages)
+
+
+def test_a_deck_without_a_name_is_named_after_its_file_unless_a_name_is_given(tmp_path):
+    cards, rules = default_cards(), Rules.load()
+    data = {"cards": FIFTEEN_PAIRS}
+    assert parse_deck(data, cards, rules, source="decks/my_list.yaml").name == "my_list"
+    assert parse_deck(data, cards, rules, source="decks/my_list.yaml", name="Given").name == "Given"
+    assert parse_deck({"name": "Named", **data}, cards, rules, source="decks/my_list.yaml", name="Given").name == "Named"
+    body = "".join(f"  {card_id}: {count}\n" for card_id, count in FIFTEEN_PAIRS.items())
+    assert load_deck(_write(tmp_path, "nameless.yaml", f"cards:\n{body}"), cards, rules).name == "nameless"
+
+
+def test_a_deck_keeps_its_description_which_is_empty_when_left_out():
+    cards, rules = default_cards(), Rules.load()
+    data = {"cards": FIFTEEN_PAIRS}
+    assert parse_deck({"description": "Pairs.", **data}, cards, rules, source="d.yaml").description == "Pairs."
+    assert parse_deck(data, cards, rules, source="d.yaml").description == ""
+
+
+def test_an_unknown_hero_class_is_refused_with_the_classes_allowed():
+    with pytest.raises(DataError) as caught:
+        parse_deck({"hero": "bard", "cards": FIFTEEN_PAIRS}, default_cards(), Rules.load(), source="d.yaml")
+    assert caught.value.reason == ("unknown hero class 'bard' (allowed: neutral, mage, warrior, paladin, priest, rogue, "
+                                   "warlock)")
