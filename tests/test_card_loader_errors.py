@@ -336,3 +336,19 @@ def test_an_unknown_hero_class_is_refused_with_the_classes_allowed():
         parse_deck({"hero": "bard", "cards": FIFTEEN_PAIRS}, default_cards(), Rules.load(), source="d.yaml")
     assert caught.value.reason == ("unknown hero class 'bard' (allowed: neutral, mage, warrior, paladin, priest, rogue, "
                                    "warlock)")
+
+
+def test_an_unknown_card_id_is_refused_with_up_to_five_ids_of_the_same_first_three_letters(tmp_path):
+    imps = "".join(f"  - {{id: imp_{letter}, name: Imp, type: minion, cost: 1, attack: 1, health: 1}}\n"
+                   for letter in "gfedcba")
+    path = _write(tmp_path, "imps.yaml", f"cards:\n{imps}  - {{id: wisp, name: Wisp, type: minion, cost: 0, attack: 1,"
+                                         " health: 1}\n")
+    cards = load_cards([path])
+    assert cards.get_card("imp_b").id == "imp_b"
+    with pytest.raises(DataError) as near:
+        cards.get_card("imp_z")
+    assert near.value.reason == "unknown card id 'imp_z' (did you mean imp_a, imp_b, imp_c, imp_d, imp_e?)"
+    assert near.value.source == str(path)
+    with pytest.raises(DataError) as far:
+        cards.get_card("zzz")
+    assert far.value.reason == "unknown card id 'zzz'"
