@@ -11,6 +11,8 @@ from ccg_env.engine import CardClass, DataError, Game, Rules, default_cards, loa
 from ccg_env.engine.cards import CardLoopWarning
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.decks import parse_deck
+from ccg_env.engine.targeting import Mark
+from ccg_env.engine.vocabulary import Alliance, CardType, Zones
 
 MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
 
@@ -97,6 +99,12 @@ BAD_CARDS = {
     "collectible not a boolean": (MINION + ", collectible: maybe}", "collectible", "expected true or false"),
     "spell with attack": ("{id: bad_card, name: Bad Card, type: spell, cost: 1, attack: 2, abilities: [{trigger:"
                           " battlecry, effect: draw, amount: 1}]}", "attack", "a spell has no attack"),
+    "unknown mark type": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                          " mark: {alliance: enemy, zones: active, types: [dragon]}}]}", "mark",
+                          "unknown value 'dragon' (allowed: minion, spell, weapon, secret, hero, hero_power)"),
+    "mark types neither a name nor a list": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1,"
+                                             " select: all, mark: {alliance: enemy, zones: active, types: 5}}]}",
+                                             "mark", "expected a name or a list of names, got 5"),
 }
 
 
@@ -368,3 +376,50 @@ def test_an_unknown_card_id_is_refused_with_up_to_five_ids_of_the_same_first_thr
     with pytest.raises(DataError) as far:
         cards.get_card("zzz")
     assert far.value.reason == "unknown card id 'zzz'"
+
+
+#: each number a card file gives: a card made with it, and its lowest and highest values
+NUMBER_BOUNDS = {
+    "cost": ("{id: bad_card, name: Bad Card, type: minion, cost: %d, attack: 1, health: 1}", 0, 20),
+    "attack": ("{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: %d, health: 1}", 0, 100),
+    "health": ("{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: %d}", 1, 100),
+    "durability": ("{id: bad_card, name: Bad Card, type: weapon, cost: 1, attack: 1, durability: %d}", 1, 100),
+    "count": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: random, count: %d,"
+              " mark: {alliance: enemy, zones: active}}]}", 1, 20),
+    "amount": (MINION + ", abilities: [{trigger: battlecry, effect: damage, select: self, amount: %d}]}", 0, 100),
+    "buff attack": (MINION + ", abilities: [{trigger: battlecry, effect: buff, select: self, attack: %d}]}", -100, 100),
+    "buff health": (MINION + ", abilities: [{trigger: battlecry, effect: buff, select: self, health: %d}]}", -100, 100),
+}
+
+
+@pytest.mark.parametrize("number", sorted(NUMBER_BOUNDS))
+def test_each_number_of_a_card_is_accepted_within_its_bounds_and_refused_one_past_them(tmp_path, number):
+    template, lowest, highest = NUMBER_BOUNDS[number]
+    field = number.split()[-1]
+    for value in (lowest, highest):
+        load_cards([_card_file(tmp_path, template % value)])
+    for value in (lowest - 1, highest + 1):
+        with pytest.raises(DataError) as caught:
+            load_cards([_card_file(tmp_path, template % value)])
+        assert (caught.value.field, caught.value.reason) == (field, f"must be between {lowest} and {highest}, got "
+                                                                    f"{value}")
+
+
+def test_a_mark_covers_every_zone_it_lists_and_keeps_its_types_and_exclusions(tmp_path):
+    path = _card_file(tmp_path, MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                                " mark: {alliance: enemy, zones: [hero, battlefield], types: [minion, hero],"
+                                " exclude: [weapon], filters: [injured]}}]}")
+    mark = load_cards([path])["bad_card"].abilities[0].mark
+    assert mark == Mark(Alliance.ENEMY, Zones.HERO | Zones.BATTLEFIELD, frozenset({CardType.MINION, CardType.HERO}),
+                        frozenset({CardType.WEAPON}), ("injured",))
+
+
+def test_a_card_entry_that_is_not_a_mapping_or_has_no_id_is_named_by_its_position(tmp_path):
+    good = "{id: wisp, name: Wisp, type: minion, cost: 0, attack: 1, health: 1}"
+    with pytest.raises(DataError) as not_a_mapping:
+        load_cards([_write(tmp_path, "cards.yaml", f"cards:\n  - {good}\n  - 5\n")])
+    assert (not_a_mapping.value.item, not_a_mapping.value.reason) == ("card #1", "expected a mapping, got int")
+    with pytest.raises(DataError) as no_id:
+        load_cards([_write(tmp_path, "cards.yaml", "cards:\n  - {name: Wisp, type: minion, cost: 0, attack: 1,"
+                                                   " health: 1}\n")])
+    assert (no_id.value.item, no_id.value.field, no_id.value.reason) == ("card #0", "id", "missing required field")
