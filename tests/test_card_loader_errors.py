@@ -105,6 +105,23 @@ BAD_CARDS = {
     "mark types neither a name nor a list": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1,"
                                              " select: all, mark: {alliance: enemy, zones: active, types: 5}}]}",
                                              "mark", "expected a name or a list of names, got 5"),
+    "unknown excluded type": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                              " mark: {alliance: enemy, zones: active, exclude: [dragon]}}]}", "mark",
+                              "unknown value 'dragon' (allowed: minion, spell, weapon, secret, hero, hero_power)"),
+    "excluded types neither a name nor a list": (MINION + ", abilities: [{trigger: battlecry, effect: damage,"
+                                                 " amount: 1, select: all, mark: {alliance: enemy, zones: active,"
+                                                 " exclude: 5}}]}", "mark",
+                                                 "expected a name or a list of names, got 5"),
+    "filters neither a name nor a list": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1,"
+                                          " select: all, mark: {alliance: enemy, zones: active, filters: 5}}]}",
+                                          "mark", "expected a name or a list of names, got 5"),
+    "unknown target field": (MINION + ", target: {allowed: {alliance: any, zones: active}, colour: red}, abilities:"
+                             " [{trigger: battlecry, effect: damage, amount: 1}]}", "colour",
+                             "unknown field (allowed: allowed, preferred, required)"),
+    "unknown type": ("{id: bad_card, name: Bad Card, type: creature, cost: 1, attack: 1, health: 1}", "type",
+                     "unknown value 'creature' (allowed: minion, spell, weapon, secret, hero, hero_power)"),
+    "keywords neither a name nor a list": (MINION + ", keywords: 5}", "keywords",
+                                           "expected a name or a list of names, got 5"),
 }
 
 
