@@ -122,6 +122,19 @@ BAD_CARDS = {
                      "unknown value 'creature' (allowed: minion, spell, weapon, secret, hero, hero_power)"),
     "keywords neither a name nor a list": (MINION + ", keywords: 5}", "keywords",
                                            "expected a name or a list of names, got 5"),
+    "unknown preferred zone": (MINION + ", target: {allowed: {alliance: any, zones: active}, preferred: {alliance:"
+                               " enemy, zones: [sky]}}, abilities: [{trigger: battlecry, effect: damage, amount: 1}]}",
+                               "target.preferred", "unknown zone 'sky' (allowed: none, hero, weapon, deck, hand,"
+                               " battlefield, secrets, graveyard, active)"),
+    "unknown ability field": (MINION + ", abilities: [{trigger: battlecry, effect: draw, amount: 1, colour: red}]}",
+                              "colour", "unknown field (allowed: amount, attack, card, count, effect, health, keyword,"
+                              " mark, select, trigger)"),
+    "unknown selector": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: everyone}]}",
+                         "select", "unknown value 'everyone' (allowed: chosen, all, random, self, own_hero,"
+                         " enemy_hero, trigger_card)"),
+    "minion with durability": (MINION + ", durability: 2}", "durability", "a minion has no durability"),
+    "eleven abilities": (MINION + ", abilities: [" + ", ".join(["{trigger: battlecry, effect: draw, amount: 1}"] * 11)
+                         + "]}", "abilities", "11 abilities, at most 10 allowed"),
 }
 
 
@@ -440,3 +453,25 @@ def test_a_card_entry_that_is_not_a_mapping_or_has_no_id_is_named_by_its_positio
         load_cards([_write(tmp_path, "cards.yaml", "cards:\n  - {name: Wisp, type: minion, cost: 0, attack: 1,"
                                                    " health: 1}\n")])
     assert (no_id.value.item, no_id.value.field, no_id.value.reason) == ("card #0", "id", "missing required field")
+
+
+def test_a_target_spec_prefers_its_preferred_mark_which_defaults_to_the_allowed_one(tmp_path):
+    ability = "abilities: [{trigger: battlecry, effect: damage, amount: 1}]"
+    plain = _card_file(tmp_path, MINION + ", target: {allowed: {alliance: any, zones: active}}, " + ability + "}")
+    target = load_cards([plain])["bad_card"].target
+    assert target.allowed == target.preferred == Mark(Alliance.ANY, Zones.ACTIVE)
+    preferring = _card_file(tmp_path, MINION + ", target: {allowed: {alliance: any, zones: active}, preferred:"
+                                      " {alliance: enemy, zones: battlefield}}, " + ability + "}")
+    card = load_cards([preferring])["bad_card"]
+    assert card.target.allowed == Mark(Alliance.ANY, Zones.ACTIVE)
+    assert card.target.preferred == Mark(Alliance.ENEMY, Zones.BATTLEFIELD)
+    assert card.abilities[0].mark is None  # an ability on the chosen target has no mark
+
+
+def test_a_card_may_have_ten_abilities_and_an_error_in_one_names_its_position(tmp_path):
+    draw = "{trigger: battlecry, effect: draw, amount: 1}"
+    assert len(load_cards([_card_file(tmp_path, MINION + ", abilities: [" + ", ".join([draw] * 10) + "]}")])[
+        "bad_card"].abilities) == 10
+    with pytest.raises(DataError) as caught:
+        load_cards([_card_file(tmp_path, MINION + f", abilities: [{draw}, {{trigger: battlecry, effect: explode}}]}}")])
+    assert (caught.value.item, caught.value.field) == ("card 'bad_card', abilities[1]", "effect")
