@@ -475,3 +475,29 @@ def test_a_card_may_have_ten_abilities_and_an_error_in_one_names_its_position(tm
     with pytest.raises(DataError) as caught:
         load_cards([_card_file(tmp_path, MINION + f", abilities: [{draw}, {{trigger: battlecry, effect: explode}}]}}")])
     assert (caught.value.item, caught.value.field) == ("card 'bad_card', abilities[1]", "effect")
+
+
+def test_numbers_an_effect_does_not_use_stay_zero_and_summon_makes_one_copy_by_default(tmp_path):
+    path = _card_file(tmp_path, MINION + ", abilities: [{trigger: battlecry, effect: freeze, select: enemy_hero},"
+                                " {trigger: deathrattle, effect: summon, card: wisp}]}")
+    freeze, summon = load_cards([*sorted(config_dir().joinpath("cards").glob("*.yaml")), path])["bad_card"].abilities
+    assert (freeze.count, freeze.amount, freeze.attack, freeze.health, freeze.keyword, freeze.card) == (1, 0, 0, 0, 0,
+                                                                                                          None)
+    assert (summon.count, summon.amount, summon.card) == (1, 1, "wisp")
+
+
+def test_a_summon_of_an_unknown_card_is_found_after_an_ability_that_summons_nothing(tmp_path):
+    path = _card_file(tmp_path, MINION + ", abilities: [{trigger: battlecry, effect: draw, amount: 1},"
+                                " {trigger: deathrattle, effect: summon, card: no_such_card}]}")
+    with pytest.raises(DataError) as caught:
+        load_cards([path])
+    assert (caught.value.item, caught.value.field, caught.value.reason) == (
+        "card 'bad_card', abilities[1]", "card", "unknown card id 'no_such_card'")
+
+
+def test_an_unknown_top_level_key_of_a_card_file_names_the_file(tmp_path):
+    path = _write(tmp_path, "cards.yaml", "colour: red\ncards: []\n")
+    with pytest.raises(DataError) as caught:
+        load_cards([path])
+    assert (caught.value.source, caught.value.field, caught.value.reason) == (str(path), "colour",
+                                                                              "unknown field (allowed: cards, set)")
