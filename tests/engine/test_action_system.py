@@ -203,3 +203,13 @@ def test_each_game_has_its_own_bus():
     first.clone().perform(Note(0, "y"))
     first.perform(Note(0, "z"))
     assert len(calls) == 2 and calls[1] is first  # the clone copied the registration, the other game never had it
+
+
+def test_a_reaction_added_outside_any_phase_is_refused_before_and_after_the_first_action():
+    game = Game.from_scenario(board())
+    with pytest.raises(EngineBusyError, match=r"^Note added as a reaction outside of an action's phase$"):
+        game.add_reaction(Note(0, "stray"))
+    game.perform(Note(0, "root"))
+    with pytest.raises(EngineBusyError, match=r"^Note added as a reaction outside of an action's phase$"):
+        game.add_reaction(Note(0, "stray"))
+    assert not game.reactions_pending()
