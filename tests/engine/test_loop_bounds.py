@@ -90,3 +90,32 @@ def test_the_card_behind_a_stopped_action_is_the_one_it_acts_for_first():
     assert looping_card(Reap(0, [enemy, wisp])) is enemy
     assert looping_card(Freeze(0, None, [wisp])) is wisp
     assert looping_card(DrawCards(0, 2)) is None and looping_card(Damage(0, [])) is None
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled build fixes the bound at build time")
+@pytest.mark.parametrize("spare", [0, 1, 2])
+def test_an_action_within_the_bound_has_its_deaths_resolved_however_little_it_has_to_spare(monkeypatch, spare):
+    """Two wisps trade: the attack, its damage and the reap of both are 3 actions. With a bound of 3 + spare the
+    trade ends with both wisps in their graveyards (the death phase is never skipped for want of budget); with a
+    bound of 2 the reap passes it and the game ends as a loop."""
+    import ccg_env.engine.action_system as action_system
+
+    game = Game.from_scenario({"players": [{"battlefield": [{"card": "wisp", "sleeping": False}]},
+                                           {"battlefield": ["wisp"]}]})
+    mine, theirs = game.player(0).battlefield[0], game.player(1).battlefield[0]
+    monkeypatch.setattr(action_system, "MAX_ACTIONS_PER_ROOT", 3 + spare)
+    game.perform(Attack(0, mine, theirs))
+    assert game.result is None and game.player(0).battlefield == game.player(1).battlefield == []
+    assert [c.definition.id for p in game.state.players for c in p.graveyard] == ["wisp", "wisp"]
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled build fixes the bound at build time")
+def test_a_reap_past_the_bound_ends_the_game_as_a_loop(monkeypatch):
+    import ccg_env.engine.action_system as action_system
+
+    game = Game.from_scenario({"players": [{"battlefield": [{"card": "wisp", "sleeping": False}]},
+                                           {"battlefield": ["wisp"]}]})
+    mine, theirs = game.player(0).battlefield[0], game.player(1).battlefield[0]
+    monkeypatch.setattr(action_system, "MAX_ACTIONS_PER_ROOT", 2)
+    game.perform(Attack(0, mine, theirs))
+    assert game.result is Result.LOOP and game.log[-1].action.reason.startswith("more than 2 actions set off")
