@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from ccg_env.engine import COMPILED, Game, GameOverError, Result, load_cards
-from ccg_env.engine.action_system import looping_card
+from ccg_env.engine.action_system import MAX_DEATH_ROUNDS, looping_card
 from ccg_env.engine.actions import Attack, ChangeTurn, Damage, DrawCards, Freeze, Heal, Hit, Reap, Summon
 from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.invariants import check_invariants
@@ -119,3 +119,10 @@ def test_a_reap_past_the_bound_ends_the_game_as_a_loop(monkeypatch):
     monkeypatch.setattr(action_system, "MAX_ACTIONS_PER_ROOT", 2)
     game.perform(Attack(0, mine, theirs))
     assert game.result is Result.LOOP and game.log[-1].action.reason.startswith("more than 2 actions set off")
+
+
+def test_a_root_action_has_exactly_the_bound_on_death_rounds_before_it_is_stopped(loop_cards):
+    """The phoenix dies and comes back once per death-phase round: 50 rounds reap it, the 51st is stopped."""
+    game = set_off(loop_cards, "deathrattle-summon")
+    reaps = [e for e in game.log if e.kind == "Reap" and e.cancelled is None]
+    assert len(reaps) == MAX_DEATH_ROUNDS == 50

@@ -241,3 +241,10 @@ def test_a_declared_target_stays_targetable_until_it_leaves_play_or_hides_in_ste
     assert still_targetable(game.state, 1, Mark(Alliance.ALLY, Zones.BATTLEFIELD), hidden)  # not from its owner
     croc.health = 0
     assert not still_targetable(game.state, 0, mark, croc)  # dying
+
+
+@pytest.mark.parametrize("alliance, sides", [(Alliance.ALLY, (True, False)), (Alliance.ENEMY, (False, True)),
+                                             (Alliance.ANY, (True, True))])
+def test_a_marks_sides_say_whether_it_looks_at_the_ally_side_and_the_enemy_side(alliance, sides):
+    """Agents read ``sides`` to weigh an area effect (whose minions it hits) without listing its candidates."""
+    assert Mark(alliance, Zones.BATTLEFIELD).sides == sides
