@@ -230,3 +230,14 @@ def test_an_attack_with_the_enemys_minion_or_a_card_in_hand_is_cancelled_by_the_
         game.perform(Attack(0, attacker, enemy_hero))
         assert game.log[-1].cancelled == f"{attacker!r} is not a character of player 0 in play"
     assert enemy_hero.health == 30 and game.player(1).battlefield[0].attacks_made == 0
+
+
+def test_the_end_of_a_game_is_logged_as_an_action_of_the_player_on_turn():
+    draw = Game.from_scenario(board({"health": 1, "hand": ["consecration"]},
+                                    {"health": 2, "battlefield": ["backstreet_leper"]}))
+    play(draw, "consecration")
+    win = Game.from_scenario(board({"battlefield": ["core_hound"]}, {"health": 5}))
+    attack(win, win.player(0).battlefield[0], win.player(1).hero)
+    assert [(e.kind, e.fields) for e in (draw.log[-1], win.log[-1])] == [
+        ("GameOver", {"player": 0, "result": "draw", "winner": None}),
+        ("GameOver", {"player": 0, "result": "win", "winner": 0})]
