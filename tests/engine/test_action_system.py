@@ -5,8 +5,8 @@ from dataclasses import dataclass
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, EngineBusyError, Game, Keyword, Result
-from ccg_env.engine.actions import (Attack, ChangeTurn, DrawCards, GameAction, MulliganMark, Overdraw, PlayCard,
-                                    UseHeroPower)
+from ccg_env.engine.actions import (Attack, ChangeTurn, DrawCards, GameAction, GameOver, MulliganMark, Overdraw,
+                                    PlayCard, UseHeroPower)
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.events import Phase
 from ccg_env.engine.view import GameView
@@ -213,3 +213,18 @@ def test_a_reaction_added_outside_any_phase_is_refused_before_and_after_the_firs
     with pytest.raises(EngineBusyError, match=r"^Note added as a reaction outside of an action's phase$"):
         game.add_reaction(Note(0, "stray"))
     assert not game.reactions_pending()
+
+
+def test_once_the_game_is_over_every_action_left_is_refused_as_the_game_being_over():
+    game, seen = _game_with_recorder()
+
+    def end_then_note(g, action):
+        if action.label == "root":
+            g.add_reaction(GameOver(0, result=Result.WIN, winner=0))
+            g.add_reaction(Note(0, "after the end"))
+
+    game.bus.on(Phase.PERFORM, Note, end_then_note)
+    game.perform(Note(0, "root"))
+    assert seen == ["root"] and game.winner == 0
+    assert [(e.kind, e.cancelled) for e in game.log] == [("Note", None), ("GameOver", None),
+                                                         ("Note", "the game is over")]
