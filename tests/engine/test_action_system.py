@@ -228,3 +228,11 @@ def test_once_the_game_is_over_every_action_left_is_refused_as_the_game_being_ov
     assert seen == ["root"] and game.winner == 0
     assert [(e.kind, e.cancelled) for e in game.log] == [("Note", None), ("GameOver", None),
                                                          ("Note", "the game is over")]
+
+
+def test_an_action_cancelled_before_its_turn_runs_none_of_its_phases():
+    game, seen = _game_with_recorder()
+    game.bus.on(Phase.PREPARE, Note, lambda g, a: seen.append(f"prepare {a.label}"))
+    game.perform(Note(0, "kept"))
+    game.perform(Note(0, "dropped", cancelled=True))
+    assert seen == ["prepare kept", "kept"]
