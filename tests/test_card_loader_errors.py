@@ -133,6 +133,9 @@ BAD_CARDS = {
                          "select", "unknown value 'everyone' (allowed: chosen, all, random, self, own_hero,"
                          " enemy_hero, trigger_card)"),
     "minion with durability": (MINION + ", durability: 2}", "durability", "a minion has no durability"),
+    "unknown mark field": (MINION + ", abilities: [{trigger: battlecry, effect: damage, amount: 1, select: all,"
+                           " mark: {alliance: enemy, zones: active, colour: red}}]}", "colour",
+                           "unknown field (allowed: alliance, exclude, filters, types, zones)"),
     "eleven abilities": (MINION + ", abilities: [" + ", ".join(["{trigger: battlecry, effect: draw, amount: 1}"] * 11)
                          + "]}", "abilities", "11 abilities, at most 10 allowed"),
 }
