@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from ccg_env.engine import COMPILED, Game, GameOverError, Result, load_cards
+from ccg_env.engine import COMPILED, Game, GameOverError, Result, Zones, load_cards
 from ccg_env.engine.action_system import MAX_DEATH_ROUNDS, looping_card
 from ccg_env.engine.actions import Attack, ChangeTurn, Damage, DrawCards, Freeze, Heal, Hit, Reap, Summon
 from ccg_env.engine.datafiles import config_dir
@@ -126,3 +126,12 @@ def test_a_root_action_has_exactly_the_bound_on_death_rounds_before_it_is_stoppe
     game = set_off(loop_cards, "deathrattle-summon")
     reaps = [e for e in game.log if e.kind == "Reap" and e.cancelled is None]
     assert len(reaps) == MAX_DEATH_ROUNDS == 50
+
+
+def test_a_card_broken_off_while_being_played_goes_to_its_owners_graveyard(loop_cards):
+    """The coin sets off the blade smith's loop while it is being cast (in no zone yet): the stop names it as the
+    card left unplayed, and it ends in its owner's graveyard instead of nowhere."""
+    game = set_off(loop_cards, "weapon-battlecry-while-casting")
+    coin = game.log[0].action.card
+    assert coin.definition.id == "the_coin" and game.log[-1].action.unplayed is coin
+    assert coin.zone is Zones.GRAVEYARD and coin in game.player(0).graveyard
