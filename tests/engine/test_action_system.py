@@ -236,3 +236,15 @@ def test_an_action_cancelled_before_its_turn_runs_none_of_its_phases():
     game.perform(Note(0, "kept"))
     game.perform(Note(0, "dropped", cancelled=True))
     assert seen == ["prepare kept", "kept"]
+
+
+def test_the_action_system_reads_idle_as_false_after_an_action_and_after_a_handler_that_raised():
+    game, _ = _game_with_recorder()
+    assert game.actions.active is False
+    game.perform(Note(0, "x"))
+    assert game.actions.active is False
+    game.bus.on(Phase.PERFORM, Note, lambda g, a: 1 / 0 if a.label == "broken" else None)
+    with pytest.raises(ZeroDivisionError):
+        game.perform(Note(0, "broken"))
+    assert game.actions.active is False  # a bool, as typed: the compiled build refuses None here
+    game.perform(Note(0, "after"))  # and the next root action is not taken for a nested one

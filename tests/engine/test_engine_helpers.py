@@ -10,9 +10,14 @@ from ccg_env.engine.actions import ChangeTurn, GameAction
 from ccg_env.engine.attacks import allowed_attacks, attack_refusal
 from ccg_env.engine.choices import END_TURN, describe_choice, hero_power_usable
 from ccg_env.engine.decks import default_deck_paths
+from ccg_env.engine.definitions import HERO
 from ccg_env.engine.events import Phase
+from ccg_env.engine.factory import new_player
 from ccg_env.engine.game import default_decks
 from ccg_env.engine.log import format_log
+from ccg_env.engine.rng import Rng
+from ccg_env.engine.rules import Rules
+from ccg_env.engine.state import GameState
 from ccg_env.engine.view import GameView
 
 
@@ -201,3 +206,12 @@ def test_attackers_now_reads_the_legal_choices_when_given_and_next_turns_attacke
     frozen, wisp, no_attack = game.player(1).battlefield
     frozen.frozen_on_turn = game.state.turn
     assert attackers_next_turn(game.player(1)) == {wisp.uid}  # not frozen, not at 0 attack, not the unarmed hero
+
+
+def test_a_player_made_without_a_hero_definition_gets_the_plain_hero_at_full_health_and_no_power():
+    rules = Rules(hero_health=25)
+    state = GameState(rules=rules, players=[], rng=Rng(0))
+    player = new_player(state, 1)
+    assert player.index == 1 and player.hero.definition is HERO and player.hero_power == []
+    assert player.hero.health == player.hero.max_health == 25
+    assert player.hero.order_of_play == -1  # the second seat's hero, in play before any card
