@@ -44,6 +44,8 @@ def test_rllib_config_keys_are_checked_without_ray():
         TrainConfig(backend="rllib", opponent="league", league={"heuristic": 0.5})
     with pytest.raises(ValueError, match="share_encoder must be true or false"):
         TrainConfig(backend="rllib", rllib={"share_encoder": "yes"})
+    with pytest.raises(ValueError, match="play_forced must be true or false, got 1"):
+        TrainConfig(backend="rllib", rllib={"play_forced": 1})
     assert TrainConfig(backend="rllib", opponent="self").opponent == "self"
     with pytest.raises(ValueError, match="mode: backend rllib supports only 'duel', got 'draft'"):
         TrainConfig(backend="rllib", mode="draft", opponent="heuristic")

@@ -88,6 +88,9 @@ class RLlibSettings:
     """env steps per iteration (default: ``n_steps * num_envs * max(1, num_env_runners)``)"""
     share_encoder: bool = True
     """one MLP encoder for the policy and value heads (false: one each, twice the first layer's cost)"""
+    play_forced: bool = False
+    """the env plays a learner's only legal move itself (an end of turn with nothing else to do), so that every
+    sampled step is a decision (``CcgMultiAgentEnv``'s ``play_forced``)"""
     resume_from: Union[str, None] = None
     """a checkpoint folder of an earlier run (``<run>/checkpoints/iter_<n>``) to continue from"""
 
@@ -107,8 +110,9 @@ class RLlibSettings:
         batch = settings.train_batch_size
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise ValueError(f"{where}: train_batch_size must be a whole number >= 1 or null, got {batch!r}")
-        if not isinstance(settings.share_encoder, bool):
-            raise ValueError(f"{where}: share_encoder must be true or false, got {settings.share_encoder!r}")
+        for name in ("share_encoder", "play_forced"):
+            if not isinstance(getattr(settings, name), bool):
+                raise ValueError(f"{where}: {name} must be true or false, got {getattr(settings, name)!r}")
         if settings.resume_from is not None and not isinstance(settings.resume_from, str):
             raise ValueError(f"{where}: resume_from must be a checkpoint folder path, got {settings.resume_from!r}")
         return settings

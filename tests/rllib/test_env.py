@@ -94,3 +94,48 @@ def test_raise_mode_and_bad_actions_name_the_problem():
         CcgMultiAgentEnv({"opponent": "heuristic"})
     with pytest.raises(ValueError, match="unknown opponent 'nobody'"):
         CcgMultiAgentEnv({"opponents": {"nobody": 1.0}})
+
+
+def test_with_play_forced_every_step_is_a_choice_of_two_or_more_and_the_games_still_end():
+    for opponents in ({"self": 1.0}, {"heuristic": 1.0}):
+        env = CcgMultiAgentEnv({"play_forced": True, "opponents": opponents, "seed": 5})
+        rng, outcomes = np.random.default_rng(5), set()
+        for game_index in range(6):
+            observations, _ = env.reset(seed=game_index)
+            while True:
+                (agent,) = observations
+                legal = np.flatnonzero(observations[agent]["action_mask"])
+                assert len(legal) >= 2, f"a forced move was shown to {agent} ({opponents})"
+                observations, rewards, terminateds, truncateds, infos = env.step({agent: int(rng.choice(legal))})
+                if terminateds["__all__"] or truncateds["__all__"]:
+                    break
+            assert sum(rewards.values()) == 0.0 or len(rewards) == 1
+            outcomes.update(info["outcome"] for info in infos.values())
+        assert "win" in outcomes or "loss" in outcomes
+
+
+def test_without_play_forced_the_only_legal_move_is_still_shown():
+    env, rng = CcgMultiAgentEnv({"seed": 5}), np.random.default_rng(5)
+    observations, _ = env.reset(seed=0)
+    shown = []
+    while True:
+        (agent,) = observations
+        legal = np.flatnonzero(observations[agent]["action_mask"])
+        shown.append(len(legal))
+        observations, _, terminateds, truncateds, _ = env.step({agent: int(rng.choice(legal))})
+        if terminateds["__all__"] or truncateds["__all__"]:
+            break
+    assert 1 in shown
+
+
+def test_play_forced_must_be_true_or_false():
+    with pytest.raises(ValueError, match="play_forced must be true or false, got 'yes'"):
+        CcgMultiAgentEnv({"play_forced": "yes"})
+
+
+def test_a_training_config_turns_play_forced_on_under_its_rllib_settings():
+    from ccg_env.rllib.train import env_config
+    from ccg_env.training.train_config import TrainConfig
+
+    assert env_config(TrainConfig(backend="rllib", rllib={"play_forced": True}))["play_forced"] is True
+    assert "play_forced" not in env_config(TrainConfig(backend="rllib"))
