@@ -209,3 +209,17 @@ def test_a_duplicate_id_names_the_file_that_defined_it_first(tmp_path):
     with pytest.raises(DataError, match=rf"duplicate id 'zap' \(first defined in {first}\)") as info:
         load_heroes([first, power_twice])
     assert info.value.field == "power.id"
+
+
+def test_an_empty_hero_set_says_it_has_heroes_for_no_class():
+    from ccg_env.engine.heroes import HeroSet
+
+    with pytest.raises(DataError, match=r"^mine\.yaml: no hero of class 'mage' \(heroes for: none\)$"):
+        HeroSet({}, ("mine.yaml",)).for_class(CardClass.MAGE)
+
+
+def test_a_power_summoning_an_unknown_card_after_an_ability_that_summons_nothing_is_refused(tmp_path):
+    path = _hero_file(tmp_path, MAGE + "power: {id: zap, name: Zap, abilities: [{effect: gain_armor, amount: 1}, "
+                                       "{effect: summon, card: dragon}]}")
+    with pytest.raises(DataError, match=r"power, abilities\[1\], field 'card': unknown card id 'dragon'"):
+        load_heroes([path], cards=default_cards())
