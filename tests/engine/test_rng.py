@@ -62,3 +62,7 @@ def test_below_draws_again_past_the_last_whole_multiple_of_n_so_no_value_is_favo
     one_draw = Rng(_state_before(top - 1))
     one_draw.next_u64()
     assert kept.below(7) == (top - 1) % 7 and kept.state == one_draw.state
+
+
+def test_a_generator_made_without_a_seed_starts_from_seed_zero():
+    assert Rng().state == 0 and Rng().next_u64() == 0xE220A8397B1DCDAF
