@@ -9,10 +9,10 @@ import pytest
 
 from ccg_env.engine import CardClass, DataError, Game, Rules, default_cards, load_cards, load_deck
 from ccg_env.engine.cards import CardLoopWarning
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.decks import parse_deck
 from ccg_env.engine.targeting import Mark
 from ccg_env.engine.vocabulary import Alliance, CardType, Zones
+from tests.card_files import packaged_card_files
 
 MINION = "{id: bad_card, name: Bad Card, type: minion, cost: 1, attack: 1, health: 1"
 
@@ -264,7 +264,7 @@ def test_a_card_without_a_class_is_neutral_and_a_class_card_keeps_its_class(tmp_
 
 
 def _class_deck(directory: Path, hero: str | None) -> tuple[Path, object]:
-    packaged = sorted(config_dir().joinpath("cards").glob("*.yaml"))
+    packaged = packaged_card_files()
     cards = load_cards([*packaged, _class_card_file(directory)])
     body = "".join(f"  {card_id}: {count}\n" for card_id, count in {**FIFTEEN_PAIRS, "wisp": 1, "apprentice": 1}.items())
     header = f"hero: {hero}\n" if hero is not None else ""
@@ -483,7 +483,7 @@ def test_a_card_may_have_ten_abilities_and_an_error_in_one_names_its_position(tm
 def test_numbers_an_effect_does_not_use_stay_zero_and_summon_makes_one_copy_by_default(tmp_path):
     path = _card_file(tmp_path, MINION + ", abilities: [{trigger: battlecry, effect: freeze, select: enemy_hero},"
                                 " {trigger: deathrattle, effect: summon, card: wisp}]}")
-    freeze, summon = load_cards([*sorted(config_dir().joinpath("cards").glob("*.yaml")), path])["bad_card"].abilities
+    freeze, summon = load_cards([*packaged_card_files(), path])["bad_card"].abilities
     assert (freeze.count, freeze.amount, freeze.attack, freeze.health, freeze.keyword, freeze.card) == (1, 0, 0, 0, 0,
                                                                                                           None)
     assert (summon.count, summon.amount, summon.card) == (1, 1, "wisp")

@@ -7,8 +7,10 @@ import pkgutil
 from pathlib import Path
 
 from ccg_env.engine import CardType, Keyword, load_cards
-from ccg_env.engine.datafiles import config_dir, read_yaml
+from ccg_env.engine.datafiles import read_yaml
 from ccg_env.engine.vocabulary import SECRET_TRIGGERS, CardClass, EffectKind, Selector, Trigger
+
+from tests.card_files import packaged_card_files
 
 from . import helpers
 
@@ -70,7 +72,7 @@ def test_every_hero_class_has_at_least_eight_collectible_class_cards():
 
 
 def test_each_class_file_holds_only_cards_of_its_class():
-    files = sorted(config_dir().joinpath("cards").glob("class_*.yaml"))
+    files = packaged_card_files("class_*.yaml")
     assert [f.stem for f in files] == sorted(f"class_{c.value}" for c in CardClass if c is not CardClass.NEUTRAL)
     for path in files:
         card_ids = [raw["id"] for raw in read_yaml(path)["cards"]]

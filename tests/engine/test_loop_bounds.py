@@ -10,8 +10,8 @@ import pytest
 from ccg_env.engine import COMPILED, Game, GameOverError, Result, Zones, load_cards
 from ccg_env.engine.action_system import MAX_DEATH_ROUNDS, looping_card
 from ccg_env.engine.actions import Attack, ChangeTurn, Damage, DrawCards, Freeze, Heal, Hit, Reap, Summon
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.invariants import check_invariants
+from tests.card_files import packaged_card_files
 from tests.reliability.loop_cards import BOARDS, LOOP_CARDS
 
 
@@ -21,7 +21,7 @@ def loop_cards(tmp_path):
     path.write_text(LOOP_CARDS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the loader warns about these cards (tests/test_card_loader_errors.py)
-        return load_cards(sorted(config_dir().joinpath("cards").glob("*.yaml")) + [path])
+        return load_cards(packaged_card_files() + [path])
 
 
 def set_off(cards, board_name: str) -> Game:

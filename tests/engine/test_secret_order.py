@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, Game, load_cards
-from ccg_env.engine.datafiles import config_dir
+from tests.card_files import packaged_card_files
 
 SECOND_SECRETS = """
 set: second_secrets
@@ -33,7 +33,7 @@ cards:
 def cards(tmp_path_factory):
     path = tmp_path_factory.mktemp("cards") / "second_secrets.yaml"
     path.write_text(SECOND_SECRETS)
-    return load_cards(sorted(config_dir().joinpath("cards").glob("*.yaml")) + [path])
+    return load_cards(packaged_card_files() + [path])
 
 
 def play_first_card(cards, hand: str, secrets: list[str]) -> Game:

@@ -10,6 +10,7 @@ import pytest
 
 from ccg_env.engine import Choice, ChoiceKind, DataError, Game, Rules
 from ccg_env.env.aec import AGENTS, SHAPING_SCALE, env, raw_env
+from tests.card_files import packaged_card_files
 
 #: player_0 to act with a 10-mana fireball in hand; player_1's hero has 5 health.
 LETHAL = {"current": 0, "players": [{"mana": 10, "hand": ["fireball"]}, {"health": 5, "hand": ["wisp"]}]}
@@ -312,11 +313,9 @@ def test_a_pickled_env_keeps_every_setting(tmp_path):
     """Subprocess vector envs rebuild the env from its constructor arguments: every one must travel."""
     import pickle
 
-    from ccg_env.engine.datafiles import config_dir
-
     extra = tmp_path / "extra.yaml"
     extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
-    cards = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    cards = [*packaged_card_files(), extra]
     rules = Rules(max_hand=9)
     original = raw_env(rules=rules, cards=cards, render_mode="ansi", reward_shaping=True, log=True,
                        illegal_action="ignore", illegal_reward=-0.5, mode="draft", heroes=("mage", "warrior"))

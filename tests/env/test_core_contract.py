@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from ccg_env.engine import load_cards
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.env.core import EnvCore
 from ccg_env.env.gym_env import CcgDuelEnv
+from tests.card_files import packaged_card_files
 
 
 def test_every_id_of_the_action_space_is_accepted_and_the_ids_just_outside_are_refused():
@@ -47,7 +47,7 @@ def test_a_masked_out_id_raises_in_raise_mode_and_changes_nothing():
 def test_a_draft_offers_the_cards_of_the_core_s_own_card_set(tmp_path):
     extra = tmp_path / "extra.yaml"
     extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
-    files = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    files = [*packaged_card_files(), extra]
     core = EnvCore(mode="draft", cards=files, heroes=("mage", "warrior"))
     offered: set[str] = set()
     for seed in range(6):
@@ -99,7 +99,7 @@ def test_a_0d_integer_array_is_an_action_id_and_a_0d_float_array_is_not():
 def test_games_get_the_core_s_rules_and_cards_and_its_log_setting_unless_the_call_sets_the_log(tmp_path):
     extra = tmp_path / "extra.yaml"
     extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
-    core = EnvCore(turn_limit=17, cards=[*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra])
+    core = EnvCore(turn_limit=17, cards=[*packaged_card_files(), extra])
     board = {"players": [{"battlefield": [{"card": "test_pet"}]}, {}]}
     dealt, described = core.new_game(3), core.new_game(3, scenario=board)
     for game in (dealt, described):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.env.core import EnvCore
+from tests.card_files import packaged_card_files
 
-CARD_FILES = sorted(config_dir().joinpath("cards").glob("*.yaml"))  # the packaged cards, loaded afresh
+CARD_FILES = packaged_card_files()  # the packaged cards, loaded afresh
 
 
 def drafted(core: EnvCore, seed: int):

@@ -7,17 +7,17 @@ from __future__ import annotations
 import numpy as np
 
 from ccg_env.engine import CardClass
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.game_setup import resolve_deck_pair
 from ccg_env.env.duel import DuelSetup
 from ccg_env.env.gym_env import CcgDuelEnv
 from ccg_env.env.vector import CcgDuelVectorEnv
+from tests.card_files import packaged_card_files
 
 
 def test_the_gym_env_plays_the_card_set_and_decks_it_was_given(tmp_path):
     extra = tmp_path / "extra.yaml"
     extra.write_text("cards:\n  - {id: test_pet, name: Test Pet, type: minion, cost: 1, attack: 1, health: 2}\n")
-    files = [*sorted(config_dir().joinpath("cards").glob("*.yaml")), extra]
+    files = [*packaged_card_files(), extra]
     env = CcgDuelEnv(opponent="random", seat=0, cards=files, decks=["aggro", "control"])
     env.reset(seed=3)
     core = env.duel.core

@@ -23,10 +23,11 @@ import ccg_env
 from ccg_env.engine import Game, Result, Rules, default_cards, load_cards
 from ccg_env.engine.action_system import MAX_REACTION_DEPTH
 from ccg_env.engine.cards import CardLoopWarning, self_loops
-from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.decks import Deck
 from ccg_env.engine.invariants import InvariantMonitor, check_invariants
 from ccg_env.engine.native import PURE_ENV_VAR
+
+from tests.card_files import packaged_card_files
 
 from .child_process import PEAK_MB_PRELUDE
 from .loop_cards import BOARDS, LOOP_CARDS
@@ -104,7 +105,7 @@ def _loop_cards(tmp_path):
     card_file.write_text(LOOP_CARDS)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        cards = load_cards(sorted(config_dir().joinpath("cards").glob("*.yaml")) + [card_file])
+        cards = load_cards(packaged_card_files() + [card_file])
     return cards, caught
 
 
@@ -193,7 +194,7 @@ def test_minions_dying_as_the_turn_limit_ends_the_game_are_buried_without_hangin
              abilities: [{trigger: turn_end, effect: damage, amount: 5, select: all,
                           mark: {alliance: any, zones: battlefield}}]}
     """))
-    cards = load_cards(sorted(config_dir().joinpath("cards").glob("*.yaml")) + [card_file])
+    cards = load_cards(packaged_card_files() + [card_file])
     game = Game.from_scenario({"turn": 80, "players": [{"battlefield": ["doom_clock", "wisp"]}, {}]}, cards=cards)
     game.apply(game.legal_actions()[0])  # end the last turn
     assert game.result is Result.TURN_LIMIT and game.player(0).battlefield == []
