@@ -218,9 +218,11 @@ def test_a_bad_file_loads_nothing_at_all(tmp_path):
 # --- decks ---------------------------------------------------------------------------------------
 
 
-def _deck_file(directory: Path, counts: dict[str, int]) -> Path:
+def _deck_file(directory: Path, counts: dict[str, int], name: str = "my_deck.yaml",
+               header: str = "name: My Deck\n") -> Path:
+    """A deck file of these card counts, after the header lines (its name and hero)."""
     body = "".join(f"  {card_id}: {count}\n" for card_id, count in counts.items())
-    return _write(directory, "my_deck.yaml", f"name: My Deck\ncards:\n{body}")
+    return _write(directory, name, f"{header}cards:\n{body}")
 
 
 FIFTEEN_PAIRS = dict.fromkeys(
@@ -266,9 +268,9 @@ def test_a_card_without_a_class_is_neutral_and_a_class_card_keeps_its_class(tmp_
 def _class_deck(directory: Path, hero: str | None) -> tuple[Path, object]:
     packaged = packaged_card_files()
     cards = load_cards([*packaged, _class_card_file(directory)])
-    body = "".join(f"  {card_id}: {count}\n" for card_id, count in {**FIFTEEN_PAIRS, "wisp": 1, "apprentice": 1}.items())
-    header = f"hero: {hero}\n" if hero is not None else ""
-    return _write(directory, "class_deck.yaml", f"name: Class Deck\n{header}cards:\n{body}"), cards
+    header = "name: Class Deck\n" + (f"hero: {hero}\n" if hero is not None else "")
+    counts = {**FIFTEEN_PAIRS, "wisp": 1, "apprentice": 1}
+    return _deck_file(directory, counts, "class_deck.yaml", header), cards
 
 
 def test_a_class_deck_may_hold_its_class_cards(tmp_path):
@@ -377,8 +379,7 @@ def test_a_deck_without_a_name_is_named_after_its_file_unless_a_name_is_given(tm
     assert parse_deck(data, cards, rules, source="decks/my_list.yaml", name="Given").name == "Given"
     named = parse_deck({"name": "Named", **data}, cards, rules, source="decks/my_list.yaml", name="Given")
     assert named.name == "Named"
-    body = "".join(f"  {card_id}: {count}\n" for card_id, count in FIFTEEN_PAIRS.items())
-    assert load_deck(_write(tmp_path, "nameless.yaml", f"cards:\n{body}"), cards, rules).name == "nameless"
+    assert load_deck(_deck_file(tmp_path, FIFTEEN_PAIRS, "nameless.yaml", header=""), cards, rules).name == "nameless"
 
 
 def test_a_deck_keeps_its_description_which_is_empty_when_left_out():
