@@ -130,6 +130,19 @@ def test_a_data_file_that_is_not_utf8_is_named(tmp_path):
         read_yaml(path)
 
 
+@pytest.mark.parametrize("text, where", [
+    ("cards:\n  - &pet {id: pet, name: Pet, type: minion, cost: 1, attack: 1, health: 1}\n", "line 2, column 5"),
+    ("cards:\n  - {id: pet, name: Pet, type: minion, cost: 1, attack: 1, health: 1}\n  - *pet\n",
+     "line 3, column 5"),
+])
+def test_an_anchor_or_an_alias_alone_is_refused_naming_its_line_and_column(tmp_path, text, where):
+    path = tmp_path / "anchored.yaml"
+    path.write_text(text)
+    with pytest.raises(DataError, match=rf"^{path}: YAML anchors and aliases \(&name, \*name\) are not allowed in "
+                                        rf"data files \({where}\)$"):
+        read_yaml(path)
+
+
 def test_the_packaged_files_use_no_anchors_and_load_cleanly():
     from ccg_env.engine.datafiles import config_dir
 
