@@ -116,6 +116,17 @@ def test_yaml_nested_too_deeply_is_refused(tmp_path, depth, message):
         load_cards([path])
 
 
+def test_nesting_is_counted_from_where_a_closed_sibling_left_it(tmp_path):
+    path = tmp_path / "deep.yaml"
+    opened = "cards: [[], " + "[" * (MAX_NESTING - 1)  # the file's mapping and list, then MAX_NESTING - 1 more
+    path.write_text(opened + "]" * MAX_NESTING + "\n")
+    with pytest.raises(DataError, match=rf"nested more than {MAX_NESTING} levels deep \(line 1, column {len(opened)}\)"):
+        load_cards([path])
+    path.write_text("cards: [[], " + "[" * (MAX_NESTING - 2) + "]" * (MAX_NESTING - 1) + "\n")
+    with pytest.raises(DataError, match=r"expected a mapping"):  # as deep as allowed: read, then refused as cards
+        load_cards([path])
+
+
 def test_a_huge_data_file_is_refused_before_parsing(tmp_path):
     path = tmp_path / "huge.yaml"
     path.write_text("# padding\n" * (MAX_FILE_BYTES // 10 + 1))
