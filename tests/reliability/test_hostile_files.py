@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -134,6 +135,31 @@ def test_a_huge_data_file_is_refused_before_parsing(tmp_path):
         read_yaml(path)
 
 
+def test_a_data_file_of_exactly_the_size_limit_is_read(tmp_path):
+    path = tmp_path / "full.yaml"
+    path.write_bytes(b"cards: []\n" + b"#" * (MAX_FILE_BYTES - 11) + b"\n")
+    assert path.stat().st_size == MAX_FILE_BYTES and read_yaml(path) == {"cards": []}
+
+
+def test_a_data_file_is_read_no_further_than_one_byte_past_the_size_limit(tmp_path, monkeypatch):
+    """A hostile path (a device, a pipe, a huge file) costs at most the limit's memory."""
+    asked: list[object] = []
+    real_open = Path.open
+
+    def recording_open(self, *args, **kwargs):
+        handle = real_open(self, *args, **kwargs)
+        real_read = handle.read
+        handle.read = lambda size=-1: (asked.append(size), real_read(size))[1]
+        return handle
+
+    path = tmp_path / "huge.yaml"
+    path.write_bytes(b"#" * (MAX_FILE_BYTES * 2))
+    monkeypatch.setattr(Path, "open", recording_open)
+    with pytest.raises(DataError, match="file larger than"):
+        read_yaml(path)
+    assert asked == [MAX_FILE_BYTES + 1]
+
+
 def test_a_data_file_that_is_not_utf8_is_named(tmp_path):
     path = tmp_path / "latin.yaml"
     path.write_bytes(b"cards: [\xff]\n")
@@ -215,6 +241,17 @@ def test_error_messages_shorten_long_values(tmp_path):
         load_cards([path])
     assert len(str(info.value)) < 300
     assert len(shown(list(range(10**6)))) < 100 and len(shown("x" * 10**6)) < 100
+
+
+def test_a_shown_value_keeps_200_characters_and_cuts_a_longer_one_to_200_ending_in_dots():
+    whole = ["a" * 36] * 5  # repr: 5 x 38 characters and 10 of brackets and commas
+    assert len(repr(whole)) == 200 and shown(whole) == repr(whole)
+    longer = ["a" * 36] * 4 + ["a" * 37]
+    assert shown(longer) == repr(longer)[:197] + "..."
+
+
+def test_a_number_too_long_to_print_is_shown_by_its_type():
+    assert shown(10**5000) == "<int>"  # Python refuses to print ints of over 4,300 digits
 
 
 def _state(mutate) -> str:
