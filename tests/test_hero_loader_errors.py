@@ -223,3 +223,11 @@ def test_a_power_summoning_an_unknown_card_after_an_ability_that_summons_nothing
                                        "{effect: summon, card: dragon}]}")
     with pytest.raises(DataError, match=r"power, abilities\[1\], field 'card': unknown card id 'dragon'"):
         load_heroes([path], cards=default_cards())
+
+
+def test_a_missing_class_is_named_with_every_class_the_set_has_comma_separated(tmp_path):
+    warrior = ("id: hitter\nname: Hitter\nclass: warrior\n"
+               "power: {id: hit, name: Hit, abilities: [{effect: gain_armor, amount: 1}]}")
+    heroes = load_heroes([_hero_file(tmp_path, MAGE + GOOD_POWER, "a.yaml"), _hero_file(tmp_path, warrior, "b.yaml")])
+    with pytest.raises(DataError, match=r"no hero of class 'priest' \(heroes for: mage, warrior\)$"):
+        heroes.for_class(CardClass.PRIEST)
