@@ -18,8 +18,10 @@ def test_rllib_env_checker_passes():
     check_multiagent_environments(CcgMultiAgentEnv({"seed": 0}))
 
 
-def _play_random_game(env, rng, seed):
-    """Play one game with random legal actions, checking the contract at every step; return the last step."""
+def _play_random_game(env, rng, seed, choices_shown=None):
+    """Play one game with random legal actions, checking the contract at every step; return the last step.
+
+    ``choices_shown``: a list to which the number of legal ids of every observation is added."""
     observations, infos = env.reset(seed=seed)
     while True:
         assert len(observations) == 1, f"expected only the agent on turn, got {sorted(observations)}"
@@ -28,6 +30,8 @@ def _play_random_game(env, rng, seed):
         assert agent == env._seat_agents[game.state.current]
         mask = observations[agent]["action_mask"]
         assert mask.dtype == np.int8 and set(np.flatnonzero(mask)) == set(env.core.legal(game))
+        if choices_shown is not None:
+            choices_shown.append(int(mask.sum()))
         vector = observations[agent]["observations"]
         assert vector.dtype == np.float32 and vector.min() >= 0 and vector.max() <= 1
         assert env.observation_spaces[agent].contains(observations[agent])
@@ -99,32 +103,18 @@ def test_raise_mode_and_bad_actions_name_the_problem():
 def test_with_play_forced_every_step_is_a_choice_of_two_or_more_and_the_games_still_end():
     for opponents in ({"self": 1.0}, {"heuristic": 1.0}):
         env = CcgMultiAgentEnv({"play_forced": True, "opponents": opponents, "seed": 5})
-        rng, outcomes = np.random.default_rng(5), set()
+        rng, outcomes, shown = np.random.default_rng(5), set(), []
         for game_index in range(6):
-            observations, _ = env.reset(seed=game_index)
-            while True:
-                (agent,) = observations
-                legal = np.flatnonzero(observations[agent]["action_mask"])
-                assert len(legal) >= 2, f"a forced move was shown to {agent} ({opponents})"
-                observations, rewards, terminateds, truncateds, infos = env.step({agent: int(rng.choice(legal))})
-                if terminateds["__all__"] or truncateds["__all__"]:
-                    break
+            _, rewards, _, _, infos = _play_random_game(env, rng, seed=game_index, choices_shown=shown)
             assert sum(rewards.values()) == 0.0 or len(rewards) == 1
             outcomes.update(info["outcome"] for info in infos.values())
+        assert min(shown) >= 2, f"a forced move was shown ({opponents})"
         assert "win" in outcomes or "loss" in outcomes
 
 
 def test_without_play_forced_the_only_legal_move_is_still_shown():
-    env, rng = CcgMultiAgentEnv({"seed": 5}), np.random.default_rng(5)
-    observations, _ = env.reset(seed=0)
     shown = []
-    while True:
-        (agent,) = observations
-        legal = np.flatnonzero(observations[agent]["action_mask"])
-        shown.append(len(legal))
-        observations, _, terminateds, truncateds, _ = env.step({agent: int(rng.choice(legal))})
-        if terminateds["__all__"] or truncateds["__all__"]:
-            break
+    _play_random_game(CcgMultiAgentEnv({"seed": 5}), np.random.default_rng(5), seed=0, choices_shown=shown)
     assert 1 in shown
 
 
