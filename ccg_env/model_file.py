@@ -39,6 +39,7 @@ MAX_OBSERVATION_SIZE = 1_000_000
 MAX_ACTION_SIZE = 1_000_000
 MAX_LAYER_SIZE = 4096
 MAX_LAYERS = 8
+MAX_ATTENTION_LAYERS = 8
 MAX_CARDS = 100_000
 
 #: Policy classes a model file may name (``MlpPolicy`` is sb3-contrib's name for the first).
@@ -280,7 +281,7 @@ def _check_pieces(value: Any, size: int, where: str) -> None:
 
 def _check_extractor_kwargs(extractor: str, kwargs: Any, size: int, where: str) -> None:
     allowed = {"FlattenExtractor": set(), "ScaledFlattenExtractor": {"gain"},
-               "SlotEncoderExtractor": {"pieces", "slot_dim", "global_dim", "gain"}}[extractor]
+               "SlotEncoderExtractor": {"pieces", "slot_dim", "global_dim", "gain", "attention_layers"}}[extractor]
     unknown = sorted(set(kwargs) - allowed)
     if unknown:
         raise ModelFileError(f"{where}: unknown options {unknown} for {extractor} (known: "
@@ -295,6 +296,10 @@ def _check_extractor_kwargs(extractor: str, kwargs: Any, size: int, where: str) 
         for key in ("slot_dim", "global_dim"):
             if key in kwargs:
                 _check_layer_size(kwargs[key], f"{where}: {key}")
+        layers = kwargs.get("attention_layers", 0)
+        if isinstance(layers, bool) or not isinstance(layers, int) or not 0 <= layers <= MAX_ATTENTION_LAYERS:
+            raise ModelFileError(f"{where}: attention_layers: expected a whole number from 0 to "
+                                 f"{MAX_ATTENTION_LAYERS}, got {_short(layers)}")
 
 
 # --- the container -----------------------------------------------------------------------------------------

@@ -18,11 +18,12 @@ def env():
     return CcgDuelEnv(normalize_observations=True)
 
 
-@pytest.fixture(scope="module")
-def extractor(env):
+@pytest.fixture(scope="module", params=[0, 1], ids=["slots", "attention"])
+def extractor(env, request):
     torch.manual_seed(0)
     pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
-    return SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM)
+    return SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
+                                attention_layers=request.param)
 
 
 def _observations(env, count=6):
@@ -72,6 +73,38 @@ def test_empty_slots_embed_to_zero_and_their_contents_are_ignored(env, extractor
     slots[empty] = torch.where(torch.arange(shape[1]) == 0, 0.0, 0.7)  # junk everywhere but 'present'
     with torch.no_grad():
         assert torch.allclose(extractor(garbage), extractor(observations))
+
+
+def test_attention_lets_each_slot_see_the_others(env, extractor):
+    observations = _observations(env, 40)
+    start, stop, shape = extractor.slot_ranges["own_battlefield"]
+    minions = observations[:, start:stop].reshape(-1, *shape)
+    row = int(torch.nonzero(minions[:, 0, 0] > 0)[0])  # a position with a minion of its own
+    stronger = observations.clone()
+    stronger[row, start + 1] += 0.05  # that first minion's attack
+    head = PairwiseActionHead(extractor.hand_slots, extractor.field_slots, SLOT_DIM, GLOBAL_DIM)
+    with torch.no_grad():
+        before, after = head.split(extractor(observations[row:row + 1])), head.split(extractor(stronger[row:row + 1]))
+    assert not torch.equal(before[2][0, 0], after[2][0, 0])  # the minion's own embedding
+    others_changed = not torch.equal(before[1], after[1]) or not torch.equal(before[3], after[3])
+    assert others_changed is bool(extractor.attention_layers)  # its hand and the enemy's minions see it, or not
+
+
+def test_attention_hides_empty_slots(env):
+    torch.manual_seed(0)
+    pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
+    extractor = SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
+                                     attention_layers=1)
+    observations = _observations(env)
+    start, stop, shape = extractor.slot_ranges["enemy_battlefield"]
+    last_enemy_slot = extractor.hand_slots + 2 * extractor.field_slots - 1  # its place among the entities
+    assert (observations[:, stop - shape[1]] == 0).all(), "the sampled positions should leave that slot empty"
+    with torch.no_grad():
+        before = extractor(observations)
+        extractor.token_embedding[last_enemy_slot] = torch.randn(SLOT_DIM)  # what an empty slot would say
+        assert torch.equal(extractor(observations), before)
+        extractor.token_embedding[0] = torch.randn(SLOT_DIM)  # a hand slot that holds a card in each position
+        assert not torch.equal(extractor(observations), before)
 
 
 def test_pair_head_scores_each_action_id_from_its_own_slots():
@@ -171,3 +204,43 @@ def test_pooled_value_reads_only_the_context_and_heroes_and_survives_the_model_f
     assert loaded.metadata.policy_kwargs["pooled_value"] is True
     with torch.no_grad():
         assert torch.equal(policy.predict_values(observations), loaded.policy.predict_values(observations))
+
+
+def test_attention_layers_survive_the_model_file_and_bad_counts_are_refused(env, tmp_path):
+    from ccg_env.model_file import ModelFileError, check_policy_kwargs
+    from ccg_env.saved_policy import load_model, save_policy
+    from ccg_env.training.train import load_config, make_model, make_vec_env
+
+    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {
+        "slot_dim": SLOT_DIM, "global_dim": GLOBAL_DIM, "head_dim": 8, "attention_layers": 2}})
+    vec_env = make_vec_env(config, 2, "random")
+    policy = make_model(config, vec_env).policy
+    assert len(policy.features_extractor.attention) == 2
+    setup = vec_env.batch.setup
+    path = save_policy(tmp_path / "attention.ccgmodel", policy, setup.rules, setup.cards, {"run": "test"})
+    loaded = load_model(path)
+    kwargs = loaded.metadata.policy_kwargs
+    assert kwargs["features_extractor_kwargs"]["attention_layers"] == 2
+    observations = _observations(env)
+    with torch.no_grad():
+        assert torch.equal(policy.get_distribution(observations).distribution.logits,
+                           loaded.policy.get_distribution(observations).distribution.logits)
+    for bad in (-1, 9, True, "2"):
+        edited = {**kwargs, "features_extractor_kwargs": {**kwargs["features_extractor_kwargs"],
+                                                          "attention_layers": bad}}
+        with pytest.raises(ModelFileError, match="attention_layers: expected a whole number from 0 to 8"):
+            check_policy_kwargs("SlotPolicy", edited, env.observation_space.shape[0], "file")
+
+
+def test_the_train_config_takes_attention_layers_for_the_slot_policy_only():
+    from ccg_env.training.train_config import TrainConfig
+
+    assert TrainConfig(policy="slot", policy_kwargs={"attention_layers": 1}).policy_kwargs["attention_layers"] == 1
+    with pytest.raises(ValueError, match="policy_kwargs: attention_layers must be a positive integer, got 0"):
+        TrainConfig(policy="slot", policy_kwargs={"attention_layers": 0})
+    with pytest.raises(ValueError, match=r"attention_layers must be at most 8 \(what a model file holds\), got 9"):
+        TrainConfig(policy="slot", policy_kwargs={"attention_layers": 9})
+    with pytest.raises(ValueError, match="slot_dim must be at most 4096"):
+        TrainConfig(policy="slot", policy_kwargs={"slot_dim": 5000})
+    with pytest.raises(ValueError, match="'attention_layers' is not an option of policy 'mlp'"):
+        TrainConfig(policy="mlp", policy_kwargs={"attention_layers": 1})

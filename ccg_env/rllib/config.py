@@ -24,6 +24,8 @@ from .env import CcgMultiAgentEnv
 from .modules import MaskedPPOTorchRLModule
 
 MAIN = "main"
+#: The slot module's ``policy_kwargs`` (the SB3 backend's ``pairwise`` and ``pooled_value`` are fixed here).
+SLOT_OPTIONS = ("slot_dim", "global_dim", "head_dim", "attention_layers")
 
 
 def main_module_spec(hidden: Sequence[int] = (256, 256), head: Sequence[int] = (),
@@ -42,14 +44,14 @@ def slot_module_spec(env_config: dict[str, Any] | None = None, options: dict[str
                      value_hiddens: Sequence[int] = (256, 256), rescale_inputs: bool = True) -> RLModuleSpec:
     """The trained module as the slot policy (:class:`~ccg_env.rllib.slot_module.SlotPPOTorchRLModule`).
 
-    ``options``: ``slot_dim``, ``global_dim``, ``head_dim``; the observation's layout comes from the env
-    ``env_config`` builds (its rules and cards).
+    ``options``: ``slot_dim``, ``global_dim``, ``head_dim``, ``attention_layers``; the observation's layout comes
+    from the env ``env_config`` builds (its rules and cards).
     """
     from .slot_module import SlotPPOTorchRLModule, slot_model_config
 
-    unknown = sorted(set(options or {}) - {"slot_dim", "global_dim", "head_dim"})
+    unknown = sorted(set(options or {}) - set(SLOT_OPTIONS))
     if unknown:
-        raise ValueError(f"slot module: unknown options {unknown}; known: slot_dim, global_dim, head_dim")
+        raise ValueError(f"slot module: unknown options {unknown}; known: {', '.join(SLOT_OPTIONS)}")
     core = CcgMultiAgentEnv({key: value for key, value in (env_config or {}).items()
                              if key in ("rules", "cards", "decks", "turn_limit")}).core
     return RLModuleSpec(module_class=SlotPPOTorchRLModule,

@@ -25,7 +25,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ..model_file import MAX_ACTION_SIZE, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE, ModelFileError
+from ..model_file import (MAX_ACTION_SIZE, MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE,
+                          ModelFileError)
 from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
 
 FORMAT = "ccg-env-rllib-module"
@@ -36,6 +37,8 @@ WEIGHTS_MEMBER = "weights.pt"
 MODULE_CLASSES = ("MaskedPPOTorchRLModule", "SlotPPOTorchRLModule")
 SLOT_CLASS = "SlotPPOTorchRLModule"
 SLOT_SIZES = ("slot_dim", "global_dim", "head_dim")
+#: The slot block's optional entry, written only when set, so files without it read as before.
+SLOT_ATTENTION = "attention_layers"
 MAX_PIECES = 64
 ACTIVATIONS = ("tanh", "relu", "swish", "linear")
 MAX_METADATA_BYTES = 4_000_000
@@ -103,11 +106,13 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
 def _check_slot(slot: Any, observation_size: int, where: str) -> None:
     """The slot module's sizes and the observation's pieces: keys, bounds, and pieces inside the observation."""
     keys = {*SLOT_SIZES, "pieces"}
-    if not isinstance(slot, dict) or set(slot) != keys:
-        raise ModelFileError(f"{where}: expected exactly the keys {sorted(keys)}, got "
-                             f"{sorted(slot) if isinstance(slot, dict) else type(slot).__name__}")
+    if not isinstance(slot, dict) or not keys <= set(slot) <= keys | {SLOT_ATTENTION}:
+        raise ModelFileError(f"{where}: expected the keys {sorted(keys)} (and optionally {SLOT_ATTENTION!r}), "
+                             f"got {sorted(slot) if isinstance(slot, dict) else type(slot).__name__}")
     for key in SLOT_SIZES:
         _size(slot[key], MAX_LAYER_SIZE, f"{where}: {key}")
+    if SLOT_ATTENTION in slot:
+        _size(slot[SLOT_ATTENTION], MAX_ATTENTION_LAYERS, f"{where}: {SLOT_ATTENTION}")
     pieces = slot["pieces"]
     if not isinstance(pieces, list) or not 1 <= len(pieces) <= MAX_PIECES:
         raise ModelFileError(f"{where}: pieces: expected a list of 1 to {MAX_PIECES} pieces")
@@ -151,6 +156,8 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
                  if type(module).__name__ == SLOT_CLASS else None),
     }
+    if metadata["slot"] is not None and config.get(SLOT_ATTENTION):
+        metadata["slot"][SLOT_ATTENTION] = int(config[SLOT_ATTENTION])
     if metadata["slot"] is not None:  # the slot module's value layers are its "fcnet_hiddens"
         metadata["fcnet_hiddens"] = [int(n) for n in config["value_hiddens"]]
     path = Path(path)
@@ -237,7 +244,7 @@ def _build_module(metadata: dict[str, Any], space: Any) -> Any:
 
         slot = metadata["slot"]
         config = {**{key: slot[key] for key in SLOT_SIZES}, "pieces": slot["pieces"], "gain": None,
-                  "value_hiddens": metadata["fcnet_hiddens"]}
+                  "value_hiddens": metadata["fcnet_hiddens"], SLOT_ATTENTION: slot.get(SLOT_ATTENTION, 0)}
         return SlotPPOTorchRLModule(observation_space=space, action_space=actions, inference_only=False,
                                     model_config=config)
     from .modules import MaskedPPOTorchRLModule

@@ -9,7 +9,8 @@ the logits, so a masked-out action is never drawn nor chosen.
 
 ``model_config`` keys (:func:`slot_model_config` builds them from an env core): ``pieces`` (the observation's
 ``[name, start, stop, shape]`` rows, ``ObservationEncoder.pieces``), ``gain`` (one input factor per observation
-entry, or None for 1), ``slot_dim``, ``global_dim``, ``head_dim``, ``value_hiddens``.
+entry, or None for 1), ``slot_dim``, ``global_dim``, ``head_dim``, ``value_hiddens``, ``attention_layers``
+(transformer layers over the entity embeddings, 0 for none: ``SlotEncoder``).
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from ..training.slot_networks import PairwiseActionHead, SlotEncoder, critic_fea
 from .modules import CategoricalActions, _vector_space, masked_logits, split_observation
 
 #: Default sizes (those of the SB3 backend's shipped slot policy).
-SLOT_DEFAULTS = {"slot_dim": 48, "global_dim": 128, "head_dim": 32, "value_hiddens": [256, 256]}
+SLOT_DEFAULTS = {"slot_dim": 48, "global_dim": 128, "head_dim": 32, "value_hiddens": [256, 256], "attention_layers": 0}
 
 
 def slot_model_config(core: Any, options: dict[str, Any] | None = None, value_hiddens: Sequence[int] = (256, 256),
                       rescale_inputs: bool = True) -> dict[str, Any]:
-    """The ``model_config`` of a slot module for ``core``'s observation (``options``: slot_dim, global_dim, head_dim).
+    """The ``model_config`` of a slot module for ``core``'s observation (``options``: slot_dim, global_dim, head_dim,
+    attention_layers).
 
     ``rescale_inputs``: feed stats as value / 10 rather than the env's value / bound (``input_gain``).
     """
@@ -63,7 +65,8 @@ class SlotPPOTorchRLModule(CategoricalActions, TorchRLModule, ValueFunctionAPI):
                              "with ccg_env.rllib.slot_module.slot_model_config)")
         gain = config.get("gain")
         self.encoder = SlotEncoder(space.high, config["pieces"], int(config["slot_dim"]), int(config["global_dim"]),
-                                   np.ones(space.shape, dtype=np.float32) if gain is None else gain)
+                                   np.ones(space.shape, dtype=np.float32) if gain is None else gain,
+                                   attention_layers=int(config["attention_layers"]))
         self.pi = PairwiseActionHead(self.encoder.hand_slots, self.encoder.field_slots, self.encoder.slot_dim,
                                      self.encoder.global_dim, int(config["head_dim"]))
         if self.pi.size != self.action_space.n:

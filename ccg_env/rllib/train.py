@@ -71,7 +71,7 @@ def env_config(config: TrainConfig) -> dict[str, Any]:
 
 def build_config(config: TrainConfig) -> Any:
     """The RLlib ``PPOConfig`` of a training config (see the module documentation for the mapping)."""
-    from .config import ppo_config
+    from .config import SLOT_OPTIONS, ppo_config
 
     runtime = RLlibSettings.from_dict(config.rllib, "train config: rllib")
     league = LeagueSettings.from_dict(config.league, "train config: league") if config.opponent == "league" else None
@@ -86,7 +86,7 @@ def build_config(config: TrainConfig) -> Any:
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
                       share_encoder=runtime.share_encoder, module=config.policy,
                       slot_options={key: value for key, value in config.policy_kwargs.items()
-                                    if key in ("slot_dim", "global_dim", "head_dim")},
+                                    if key in SLOT_OPTIONS},
                       rescale_inputs=config.rescale_inputs,
                       seed=config.seed, torch_threads=config.torch_threads, league=league)
 

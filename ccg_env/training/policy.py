@@ -53,8 +53,8 @@ class SlotEncoderExtractor(SlotEncoder, BaseFeaturesExtractor):
     """
 
     def __init__(self, observation_space: gymnasium.spaces.Box, pieces: Sequence[Sequence], slot_dim: int = 48,
-                 global_dim: int = 128, gain: Sequence[float] | None = None) -> None:
-        SlotEncoder.__init__(self, observation_space.high, pieces, slot_dim, global_dim, gain)
+                 global_dim: int = 128, gain: Sequence[float] | None = None, attention_layers: int = 0) -> None:
+        SlotEncoder.__init__(self, observation_space.high, pieces, slot_dim, global_dim, gain, attention_layers)
         self._observation_space, self._features_dim = observation_space, self.output_dim
 
 

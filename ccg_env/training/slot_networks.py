@@ -3,8 +3,9 @@
 :class:`SlotEncoder` cuts the flat observation back into its named pieces (``ObservationEncoder.pieces``) and runs
 one shared network over every hand slot, one over every own minion and one over every enemy minion (a card is
 understood the same way in every slot), one per hero, and a context network over the remaining globals (mana,
-counts, turn, secrets...) and the slot embeddings summed per zone. Empty slots embed to zero. Its output, in this
-order, is::
+counts, turn, secrets...) and the slot embeddings summed per zone. Empty slots embed to zero. With
+``attention_layers``, transformer layers (:class:`EntityAttention`) let every slot and hero embedding attend to the
+others before they are pooled. Its output, in this order, is::
 
     context (global_dim) | hand (H x slot_dim) | own minions (B x slot_dim) | enemy minions (B x slot_dim)
     | own hero (slot_dim) | enemy hero (slot_dim)
@@ -61,6 +62,37 @@ def _parse_pieces(pieces: Sequence[Sequence]) -> dict[str, tuple[int, int, tuple
     return parsed
 
 
+class EntityAttention(nn.Module):
+    """One pre-norm transformer layer over the entity embeddings (hand slots, minions, heroes).
+
+    Written out with batched matrix products: for 26 tokens this is several times faster on a CPU than torch's
+    fused attention kernels, which are tuned for long sequences.
+
+    Args:
+        dim: size of an entity embedding.
+        heads: attention heads (``dim`` must divide by it).
+        hidden: size of the feed-forward layer.
+    """
+
+    def __init__(self, dim: int, heads: int, hidden: int) -> None:
+        super().__init__()
+        if dim % heads:
+            raise ValueError(f"attention: the embedding size {dim} does not divide into {heads} heads")
+        self.heads = heads
+        self.norm_in, self.norm_out = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.qkv, self.out = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
+        self.feed_forward = nn.Sequential(nn.Linear(dim, hidden), nn.ReLU(), nn.Linear(hidden, dim))
+
+    def forward(self, tokens: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        """``tokens`` (N, T, dim); ``bias`` (N, 1, 1, T) added to the scores: -inf hides a token as a key."""
+        n, t, dim = tokens.shape
+        q, k, v = self.qkv(self.norm_in(tokens)).view(n, t, 3, self.heads, dim // self.heads).permute(2, 0, 3, 1, 4)
+        scores = (q @ k.transpose(-1, -2)) * (dim // self.heads) ** -0.5 + bias
+        mixed = (scores.softmax(-1) @ v).transpose(1, 2).reshape(n, t, dim)
+        tokens = tokens + self.out(mixed)
+        return tokens + self.feed_forward(self.norm_out(tokens))
+
+
 class SlotEncoder(nn.Module):
     """Per-slot, per-hero and context embeddings, concatenated in the order given in the module docstring.
 
@@ -71,10 +103,14 @@ class SlotEncoder(nn.Module):
         global_dim: size of the context embedding.
         gain: per-feature input factor (:func:`input_gain`); None divides by ``min(bound, 10)`` as for raw
             observations.
+        attention_layers: :class:`EntityAttention` layers over the slot and hero embeddings (each with a learned
+            embedding of its place), before they are pooled and scored: each card and minion is then seen beside
+            the others (0: none, each slot on its own).
+        attention_heads: heads of each attention layer.
     """
 
     def __init__(self, high: np.ndarray, pieces: Sequence[Sequence], slot_dim: int = 48, global_dim: int = 128,
-                 gain: Sequence[float] | None = None) -> None:
+                 gain: Sequence[float] | None = None, attention_layers: int = 0, attention_heads: int = 4) -> None:
         nn.Module.__init__(self)  # not super(): the SB3 extractor mixes this class with its own base
         parsed = _parse_pieces(pieces)
         global_index = np.concatenate([np.arange(a, b) for n, (a, b, _) in parsed.items() if n not in SLOT_PIECES])
@@ -94,19 +130,37 @@ class SlotEncoder(nn.Module):
                                         for n, (_, _, shape) in self.slot_ranges.items()})
         self.hero_nets = nn.ModuleDict({n: _mlp([b - a, slot_dim, slot_dim]) for n, (a, b) in self.hero_ranges.items()})
         self.context_net = _mlp([len(global_index) + len(SLOT_PIECES) * slot_dim, global_dim, global_dim])
+        self.attention_layers = attention_layers
+        if attention_layers:
+            self.token_embedding = nn.Parameter(torch.zeros(n_entities, slot_dim))
+            self.attention = nn.ModuleList(EntityAttention(slot_dim, attention_heads, 2 * slot_dim)
+                                           for _ in range(attention_layers))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         x = observations * self.scale
-        slots, pooled = [], []
+        slots, presents = [], []
         for name, (start, stop, shape) in self.slot_ranges.items():
             rows = x[:, start:stop].reshape(-1, *shape)
             present = (observations.index_select(1, getattr(self, f"present_{name}")) > 0).to(x.dtype)[..., None]
-            embedded = self.slot_nets[name](rows) * present  # empty slots contribute nothing
-            slots.append(embedded.flatten(1))
-            pooled.append(embedded.sum(1))
+            slots.append(self.slot_nets[name](rows) * present)  # empty slots contribute nothing
+            presents.append(present)
         heroes = [self.hero_nets[name](x[:, start:stop]) for name, (start, stop) in self.hero_ranges.items()]
+        if self.attention_layers:
+            slots, heroes = self._attend(slots, presents, heroes)
+        pooled = [embedded.sum(1) for embedded in slots]
         context = self.context_net(torch.cat([x.index_select(1, self.global_index), *pooled], dim=1))
-        return torch.cat([context, *slots, *heroes], dim=1)
+        return torch.cat([context, *(embedded.flatten(1) for embedded in slots), *heroes], dim=1)
+
+    def _attend(self, slots: list[torch.Tensor], presents: list[torch.Tensor],
+                heroes: list[torch.Tensor]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        """The slot and hero embeddings after the attention layers; empty slots are hidden and come out as 0."""
+        present = torch.cat([*presents, presents[0].new_ones(len(presents[0]), len(heroes), 1)], dim=1)  # (N, T, 1)
+        bias = torch.zeros_like(present).masked_fill(present == 0, float("-inf")).mT[:, None]  # (N, 1, 1, T)
+        tokens = torch.cat([*slots, torch.stack(heroes, dim=1)], dim=1) + self.token_embedding
+        for layer in self.attention:
+            tokens = layer(tokens, bias)
+        *slots, hero_tokens = torch.split(tokens * present, [*(s.shape[1] for s in slots), len(heroes)], dim=1)
+        return slots, list(hero_tokens.unbind(1))
 
 
 def _dot_pairs(sources: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:

@@ -422,7 +422,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     if config.policy == "slot":
         policy = SlotPolicy
         options = dict(config.policy_kwargs)
-        extractor = {key: options.pop(key) for key in ("slot_dim", "global_dim") if key in options}
+        extractor = {key: options.pop(key) for key in ("slot_dim", "global_dim", "attention_layers") if key in options}
         pieces = [[p.name, p.start, p.stop, list(p.shape)] for p in encoder.pieces]
         policy_kwargs.update(options, features_extractor_kwargs={"pieces": pieces, "gain": gain, **extractor})
     elif gain is not None:

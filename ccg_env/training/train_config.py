@@ -18,6 +18,8 @@ from typing import Any, Sequence, Union
 
 import yaml
 
+from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE
+
 
 @dataclass
 class TrainConfig:
@@ -144,7 +146,12 @@ FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "
                 "max_grad_norm": (0.0, None, True), "reward_shaping": (0.0, None, False)}
 POLICIES = ("mlp", "slot")
 #: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
-SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool}
+SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool,
+                      "attention_layers": int}
+#: The largest value of each whole-number option that a model file holds (``ccg_env.model_file``), so that no run
+#: trains for an hour and then cannot be saved.
+SLOT_POLICY_MAXIMA = {"slot_dim": MAX_LAYER_SIZE, "global_dim": MAX_LAYER_SIZE, "head_dim": MAX_LAYER_SIZE,
+                      "attention_layers": MAX_ATTENTION_LAYERS}
 LR_SCHEDULES = ("constant", "linear")
 DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
 
@@ -282,6 +289,9 @@ def _check_policy(config: TrainConfig) -> None:
             raise ValueError(f"train config: policy_kwargs: {key} must be true or false, got {value!r}")
         if allowed[key] is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise ValueError(f"train config: policy_kwargs: {key} must be a positive integer, got {value!r}")
+        if allowed[key] is int and value > SLOT_POLICY_MAXIMA[key]:
+            raise ValueError(f"train config: policy_kwargs: {key} must be at most {SLOT_POLICY_MAXIMA[key]} (what a "
+                             f"model file holds), got {value!r}")
 
 
 def _check_runtime(config: TrainConfig) -> None:

@@ -107,12 +107,16 @@ def test_the_slot_module_reads_the_observation_as_the_sb3_slot_policy_does():
     assert torch.allclose(logits[masks == 1], module.pi(features)[masks == 1])  # the mask only touches the rest
 
 
-def test_the_slot_module_policy_file_round_trips_and_refuses_edited_indices(tmp_path):
-    module = _build(slot_module_spec(None, SMALL_SLOTS, (16,)))
+@pytest.mark.parametrize("options", [SMALL_SLOTS, {**SMALL_SLOTS, "attention_layers": 2}],
+                         ids=["slots", "attention"])
+def test_the_slot_module_policy_file_round_trips_and_refuses_edited_indices(tmp_path, options):
+    module = _build(slot_module_spec(None, options, (16,)))
     path = save_policy_file(tmp_path / "slot.ccgrllib", module, ENV.core)
     loaded, metadata = load_policy_file(path)
     assert metadata["module_class"] == "SlotPPOTorchRLModule" and metadata["fcnet_hiddens"] == [16]
-    assert {key: metadata["slot"][key] for key in SMALL_SLOTS} == SMALL_SLOTS
+    assert {key: metadata["slot"][key] for key in options} == options  # no attention_layers key unless set
+    assert set(metadata["slot"]) == {*options, "pieces"}
+    assert len(getattr(loaded.encoder, "attention", ())) == options.get("attention_layers", 0)
     for name, tensor in module.state_dict().items():  # the input gain too, which the metadata does not hold
         assert torch.equal(tensor, loaded.state_dict()[name]), name
     masks, batch = _batch(4, seed=3)
@@ -133,7 +137,11 @@ def test_the_slot_module_policy_file_round_trips_and_refuses_edited_indices(tmp_
                  [name, start, stop, [stop - start] if name == "own_hand" else shape]
                  for name, start, stop, shape in pieces]}}, weights, "'own_hand' with a \\(slots, features\\) shape"),
              "slot_for_mlp": ({**document, "module_class": "MaskedPPOTorchRLModule"}, weights, "slot: expected"),
-             "slot_dim": ({**document, "slot": {**document["slot"], "slot_dim": 10**6}}, weights, "slot_dim")}
+             "slot_dim": ({**document, "slot": {**document["slot"], "slot_dim": 10**6}}, weights, "slot_dim"),
+             "attention": ({**document, "slot": {**document["slot"], "attention_layers": 9}}, weights,
+                           "attention_layers: expected a whole number from 1 to 8"),
+             "unknown": ({**document, "slot": {**document["slot"], "layers": 1}}, weights,
+                         "optionally 'attention_layers'")}
     for name, (meta, data, message) in cases.items():
         bad = tmp_path / f"bad_{name}.ccgrllib"
         meta = {**meta, "weights_sha256": hashlib.sha256(data).hexdigest()}
