@@ -56,6 +56,7 @@ from tqdm import tqdm
 from ccg_env.agent_api import Agent, make_agent
 from ccg_env.engine import Deck, Rules, default_cards
 from ccg_env.engine.decks import default_deck_paths, resolve_deck
+from ccg_env.env.deals import deck_pairs
 from ccg_env.viewer.replay import save_replay
 
 from .match import GameRecord, MatchRunner, deck_label
@@ -222,11 +223,6 @@ class Task(NamedTuple):
     seed: int
     deck0: int = 0
     deck1: int = 0
-
-
-def deck_pairs(n_decks: int) -> list[tuple[int, int]]:
-    """Every ordered pair of deck indices (seat 0, seat 1), round by round: round ``r`` is ``(i, (i + r) % n)``."""
-    return [(i, (i + r) % n_decks) for r in range(n_decks) for i in range(n_decks)]
 
 
 def schedule(n_agents: int, games_per_pair: int, seed: int, n_decks: int = 1) -> list[Task]:

@@ -95,24 +95,13 @@ def build_config(config: TrainConfig) -> Any:
 
 
 def evaluate(module: Any, config: TrainConfig, opponent: str, games: int, seed: int) -> Counter:
-    """Play ``games`` greedy games of ``module`` against ``opponent`` (random seats, same deals each time)."""
-    from ..env.vector import CcgDuelVectorEnv
+    """Play ``games`` greedy games of ``module`` against ``opponent`` on the arena's deals; count the outcomes."""
+    from ..env.vector import DuelBatch
+    from ..training.eval_games import play_deals
 
-    num_envs = min(config.eval_envs, games)
-    env = CcgDuelVectorEnv(num_envs, opponent=opponent, normalize_observations=True, decks=config.decks,
-                           rules=config.rules, cards=config.cards, turn_limit=config.turn_limit)
-    quotas = [games // num_envs + (i < games % num_envs) for i in range(num_envs)]
-    played, outcomes = [0] * num_envs, Counter()
-    observations, infos = env.reset(seed=seed)
-    while sum(played) < games:
-        actions = greedy_actions(module, observations, infos["action_mask"])
-        observations, _, terminated, truncated, infos = env.step(actions)
-        for i in np.flatnonzero(terminated | truncated).tolist():
-            if played[i] < quotas[i]:
-                played[i] += 1
-                outcomes[infos["outcome"][i]] += 1
-    env.close()
-    return outcomes
+    batch = DuelBatch(max(1, min(config.eval_envs, games)), opponent=opponent, normalize_observations=True,
+                      decks=config.decks, rules=config.rules, cards=config.cards, turn_limit=config.turn_limit)
+    return play_deals(batch, lambda observations, masks: greedy_actions(module, observations, masks), games, seed)
 
 
 # --- the run ------------------------------------------------------------------------------------------------

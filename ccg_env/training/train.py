@@ -128,20 +128,13 @@ class EvalResult:
 
 
 def evaluate(model: Any, env: Any, games: int, deterministic: bool, seed: int) -> Counter:
-    """Play ``games`` games (split evenly over the env's slots, same deals each time); count the outcomes."""
-    quotas = [games // env.num_envs + (i < games % env.num_envs) for i in range(env.num_envs)]
-    played = [0] * env.num_envs
-    outcomes: Counter = Counter()
-    env.seed(seed)
-    observations = env.reset()
-    while sum(played) < games:
-        actions, _ = model.predict(observations, action_masks=env.action_masks(), deterministic=deterministic)
-        observations, _, dones, infos = env.step(actions)
-        for i in np.flatnonzero(dones).tolist():
-            if played[i] < quotas[i]:
-                played[i] += 1
-                outcomes[infos[i]["outcome"]] += 1
-    return outcomes
+    """Play ``games`` of the arena's deals (:mod:`ccg_env.training.eval_games`) on ``env``'s duels; count outcomes."""
+    from .eval_games import play_deals
+
+    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return model.predict(observations, action_masks=masks, deterministic=deterministic)[0]
+
+    return play_deals(env.batch, act, games, seed)
 
 
 def eval_opponent(config: TrainConfig) -> str:

@@ -119,7 +119,8 @@ class TrainConfig:
     eval_deterministic: bool = True
     """evaluate the greedy policy (most probable legal action) rather than sampling"""
     eval_seed: int = 1_000_000
-    """seed of the evaluation envs: every evaluation replays the same deals"""
+    """seed of the evaluation deals: every evaluation replays the same games, dealt as the arena deals them (every
+    ordered deck pair from both seats; ``ccg_env.training.eval_games``)"""
     torch_threads: int = 1
     """``torch.set_num_threads``: 1 is fastest for small networks on these 2-core machines"""
     device: str = "cpu"
