@@ -248,19 +248,22 @@ def test_continue_training_starts_from_a_model_file_and_refuses_an_untrusted_zip
 
 
 def test_more_evaluation_opponents_get_their_own_rows_and_curves_while_the_best_model_follows_the_first(tmp_path):
-    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 1024, "eval_every": 512,
+    result = train(load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 1536, "eval_every": 512,
                                          "eval_games": 4, "eval_envs": 4,
-                                         "eval_opponents": ["heuristic", {"name": "search", "iterations": 2}]}))
+                                         "eval_opponents": ["heuristic", {"name": "search", "iterations": 2},
+                                                            "best"]}))
     rows = list(csv.DictReader((result.run_dir / "eval.csv").open()))
-    assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [
-        (step, opponent) for step in (512, 1024) for opponent in ("random", "heuristic", "search(iterations=2)")]
+    others = ("random", "heuristic", "search(iterations=2)")
+    assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [  # no best model before the first evaluation
+        *((512, opponent) for opponent in others), *((step, opponent) for step in (1024, 1536)
+                                                     for opponent in (*others, "best"))]
     assert all(int(r["games"]) == 4 for r in rows)
-    assert [e.opponent for e in result.evaluations] == ["random", "random"]
+    assert [e.opponent for e in result.evaluations] == ["random", "random", "random"]
     assert (result.run_dir / "learning_curve.png").read_bytes().startswith(b"\x89PNG")
 
 
 @pytest.mark.parametrize("spec, complaint", [
-    ("nobody", "'nobody': expected a registered agent"),
+    ("nobody", "'nobody': expected a registered agent .*, or 'best' \\(the run's best model so far\\)"),
     ({"name": "search", "iters": 2}, "agent 'search' has no option 'iters'"),
 ])
 def test_bad_evaluation_opponents_are_named(spec, complaint):

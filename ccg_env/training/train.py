@@ -148,13 +148,25 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
     """An SB3 callback that evaluates on ``env``, logs ``eval/win_rate``, appends to ``eval.csv``, checkpoints.
 
     The ``eval_opponents`` are met at each evaluation too (on envs of their own, logged as
-    ``eval/win_rate_vs_<label>``); only the results against ``env``'s opponent go to ``history``.
+    ``eval/win_rate_vs_<label>``); only the results against ``env``'s opponent go to ``history``. The ``best``
+    opponent is the best model saved so far, loaded again at each evaluation (none before the first is saved).
     """
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from ccg_env.agent_api import make_agent
+    from ccg_env.model_file import SUFFIX
+
     opponent = eval_opponent(config)
-    others = [(label, make_vec_env(config, config.eval_envs, agent))
+    others = [(label, None if agent is None else make_vec_env(config, config.eval_envs, agent))
               for label, agent in map(eval_agent, config.eval_opponents)]
+
+    def best_so_far_env() -> Any:
+        """An eval env against the best model saved so far, or None before there is one."""
+        path = (run_dir / BEST_MODEL).with_suffix(SUFFIX)
+        if not path.is_file():
+            return None
+        return make_vec_env(config, config.eval_envs, make_agent("learned", path=str(path), name="best"))
+
     every_result: list[EvalResult] = []
     started = time.perf_counter()
 
@@ -179,6 +191,9 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
         def run_eval(self) -> None:
             self.last_eval = self.num_timesteps
             for label, eval_env in [(opponent, env), *others]:
+                eval_env = best_so_far_env() if eval_env is None else eval_env
+                if eval_env is None:
+                    continue
                 counts = evaluate(self.model, eval_env, config.eval_games, config.eval_deterministic,
                                   config.eval_seed)
                 result = EvalResult(self.num_timesteps, time.perf_counter() - started, label, dict(counts))

@@ -114,8 +114,9 @@ class TrainConfig:
     """opponent of the evaluation games (None: the training opponent)"""
     eval_opponents: list = field(default_factory=list)
     """more opponents met at every evaluation besides ``eval_opponent``: registered agent names, or mappings of a
-    name and its options (``{name: search, iterations: 8}``); their rows go to ``eval.csv`` and their curves to
-    ``learning_curve.png``, while ``best_model`` follows ``eval_opponent``"""
+    name and its options (``{name: search, iterations: 8}``), or ``best``: the run's best model so far (its
+    ``best_model.ccgmodel`` as it stands before the evaluation, from the second evaluation on); their rows go to
+    ``eval.csv`` and their curves to ``learning_curve.png``, while ``best_model`` follows ``eval_opponent``"""
     eval_deterministic: bool = True
     """evaluate the greedy policy (most probable legal action) rather than sampling"""
     eval_seed: int = 1_000_000
@@ -219,16 +220,24 @@ def _check_game(config: TrainConfig) -> None:
     _check_model_trust(config)
 
 
+#: The ``eval_opponents`` entry that stands for the run's best model so far.
+BEST_SO_FAR = "best"
+
+
 def eval_agent(spec: Any) -> tuple[str, Any]:
-    """An ``eval_opponents`` entry as (label, agent): a name, or ``{name: ..., option: value...}``."""
+    """An ``eval_opponents`` entry as (label, agent): a name, or ``{name: ..., option: value...}``; ``best`` gives
+    (``"best"``, None): the trainer builds that opponent from the best model at each evaluation."""
     from ..agent_api import available_agents, make_agent
 
+    if spec == BEST_SO_FAR:
+        return BEST_SO_FAR, None
     where = "train config: eval_opponents"
     options = dict(spec) if isinstance(spec, dict) else {"name": spec}
     name = options.pop("name", None)
     if name not in available_agents():
-        raise ValueError(f"{where}: {spec!r}: expected a registered agent ({', '.join(available_agents())}) or a "
-                         "mapping with its name and options, such as {name: search, iterations: 8}")
+        raise ValueError(f"{where}: {spec!r}: expected a registered agent ({', '.join(available_agents())}), a "
+                         f"mapping with its name and options, such as {{name: search, iterations: 8}}, or "
+                         f"{BEST_SO_FAR!r} (the run's best model so far)")
     try:
         agent = make_agent(name, **options)
     except (TypeError, ValueError) as error:
