@@ -11,8 +11,9 @@ LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` sa
 
 The run folder ``<runs_dir>/<name>/`` holds what the SB3 backend writes, in RLlib's forms:
 
-- ``eval.csv``: one row per evaluation (greedy main module against ``eval_opponent``, the heuristic for a league,
-  ``eval_games`` games) and ``learning_curve.png`` (win rate against timesteps);
+- ``eval.csv``: one row per evaluation and opponent (greedy main module against ``eval_opponent``, the heuristic
+  for a league, and the ``eval_opponents``, ``eval_games`` games each, the arena's deals) and ``learning_curve.png``
+  (win rate against timesteps, a line per opponent);
 - ``checkpoints/iter_<n>/`` (RLlib checkpoint folder, with ``league.npz`` for the league) and
   ``checkpoints/step_<timesteps>.ccgrllib`` at every evaluation; ``model/`` and ``model.ccgrllib`` at the end
   (the ``.ccgrllib`` policy files load in the ``rllib`` agent without running code); ``best_model.ccgrllib``, the
@@ -40,7 +41,7 @@ import numpy as np
 
 from ..training.curve import plot_learning_curve
 from ..training.train import EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent, prepare_run_dir
-from ..training.train_config import TrainConfig
+from ..training.train_config import TrainConfig, eval_agent
 from . import require_ray
 from .modules import greedy_actions
 from .settings import LeagueSettings, RLlibSettings
@@ -94,8 +95,9 @@ def build_config(config: TrainConfig) -> Any:
 # --- evaluation ---------------------------------------------------------------------------------------------
 
 
-def evaluate(module: Any, config: TrainConfig, opponent: str, games: int, seed: int) -> Counter:
-    """Play ``games`` greedy games of ``module`` against ``opponent`` on the arena's deals; count the outcomes."""
+def evaluate(module: Any, config: TrainConfig, opponent: Any, games: int, seed: int) -> Counter:
+    """Play ``games`` greedy games of ``module`` against ``opponent`` (an agent name or object) on the arena's
+    deals; count the outcomes."""
     from ..env.vector import DuelBatch
     from ..training.eval_games import play_deals
 
@@ -133,17 +135,17 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
         restore(algo, Path(runtime.resume_from))
     run_dir = prepare_run_dir(config)
     (run_dir / "progress.csv").unlink(missing_ok=True)
-    opponent = eval_opponent(config) if config.opponent != "self" else "heuristic"
-    history: list[EvalResult] = []
-    started, timesteps, last_eval = time.perf_counter(), 0, 0
     core = algo.env_runner.env.envs[0].unwrapped.core if algo.env_runner is not None else None
+    evaluations = Evaluations(config, run_dir, core)
+    history = evaluations.history
+    started, timesteps, last_eval = time.perf_counter(), 0, 0
     interrupted = False
     try:
         if config.imitation and not runtime.resume_from:
             from .imitation import warm_start
 
             warm_start(algo, config, run_dir)
-            _evaluate_and_save(algo, core, config, run_dir, history, opponent, 0, time.perf_counter() - started)
+            evaluations.run(algo, 0, time.perf_counter() - started)
         while timesteps < config.total_timesteps:
             result = algo.train()
             timesteps = int(result.get("num_env_steps_sampled_lifetime", 0)) or _sampled(result)
@@ -152,7 +154,7 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
             done = timesteps >= config.total_timesteps
             if done or (config.eval_every and timesteps - last_eval >= config.eval_every):
                 last_eval = timesteps
-                _evaluate_and_save(algo, core, config, run_dir, history, opponent, timesteps, seconds)
+                evaluations.run(algo, timesteps, seconds)
     except KeyboardInterrupt:  # Ctrl-C: keep what was learned; the model is saved below as at a normal end
         interrupted = True
     seconds = time.perf_counter() - started
@@ -163,18 +165,47 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
     return RLlibTrainResult(config, run_dir, model_path, timesteps, seconds, history, interrupted)
 
 
-def _evaluate_and_save(algo: Any, core: Any, config: TrainConfig, run_dir: Path, history: list[EvalResult],
-                       opponent: str, timesteps: int, seconds: float) -> None:
-    """Evaluate the main module greedily, log it, checkpoint, redraw the curve and keep the best policy file."""
-    module = algo.get_module(MAIN)
-    counts = evaluate(module, config, opponent, config.eval_games, config.eval_seed)
-    history.append(EvalResult(timesteps, seconds, opponent, dict(counts)))
-    append_csv(run_dir / "eval.csv", history[-1].row())
-    save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
-    _save_policy(module, core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
-    plot_learning_curve(history, run_dir / "learning_curve.png", config.name)
-    if history[-1] is best_evaluation(history):
-        _save_policy(module, core, config, run_dir / "best_model.ccgrllib", timesteps)
+class Evaluations:
+    """A run's evaluations: the main module against the evaluation opponent and the ``eval_opponents``.
+
+    Each :meth:`run` plays them, appends their rows to ``eval.csv``, redraws ``learning_curve.png`` (a line per
+    opponent), checkpoints, and keeps ``best_model.ccgrllib`` by the results against the evaluation opponent
+    (``history``). The ``best`` opponent is that file as it stands before the evaluation (none before the first).
+    """
+
+    def __init__(self, config: TrainConfig, run_dir: Path, core: Any) -> None:
+        self.config, self.run_dir, self.core = config, run_dir, core
+        self.opponent: Any = eval_opponent(config) if config.opponent != "self" else "heuristic"
+        self.others = [eval_agent(spec) for spec in config.eval_opponents]
+        self.history: list[EvalResult] = []
+        self.every_result: list[EvalResult] = []
+
+    def run(self, algo: Any, timesteps: int, seconds: float) -> None:
+        """Evaluate the main module greedily, log it, checkpoint, redraw the curve and keep the best policy file."""
+        config, run_dir = self.config, self.run_dir
+        module = algo.get_module(MAIN)
+        for index, (label, agent) in enumerate([(self.opponent, self.opponent), *self.others]):
+            agent = self._best_so_far() if agent is None else agent
+            if agent is None:
+                continue
+            counts = evaluate(module, config, agent, config.eval_games, config.eval_seed)
+            result = EvalResult(timesteps, seconds, label, dict(counts))
+            self.every_result.append(result)
+            append_csv(run_dir / "eval.csv", result.row())
+            if index == 0:
+                self.history.append(result)
+        save_checkpoint(algo, run_dir / "checkpoints" / f"iter_{algo.iteration}")
+        _save_policy(module, self.core, config, run_dir / "checkpoints" / f"step_{timesteps}.ccgrllib", timesteps)
+        plot_learning_curve(self.every_result, run_dir / "learning_curve.png", config.name)
+        if self.history[-1] is best_evaluation(self.history):
+            _save_policy(module, self.core, config, run_dir / "best_model.ccgrllib", timesteps)
+
+    def _best_so_far(self) -> Any:
+        """The ``rllib`` agent of the best policy file so far, or None before there is one."""
+        from ..agent_api import make_agent
+
+        path = self.run_dir / "best_model.ccgrllib"
+        return make_agent("rllib", path=str(path), name="best", cards=self.config.cards) if path.is_file() else None
 
 
 def _sampled(result: dict) -> int:

@@ -259,8 +259,7 @@ def _check_rllib(config: TrainConfig) -> None:
     unsupported = {"mode": (config.mode, "duel"), "reward_shaping": (config.reward_shaping, 0.0),
                    "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
-                   "seat": (config.seat, "random"),
-                   "eval_opponents": (config.eval_opponents, [])}
+                   "seat": (config.seat, "random")}
     if config.policy == "mlp":
         unsupported["rescale_inputs"] = (config.rescale_inputs, False)
     for key, (value, supported) in unsupported.items():

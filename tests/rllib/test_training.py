@@ -103,15 +103,19 @@ def test_a_linear_learning_rate_falls_to_zero_at_its_end_step(ray_session):
 def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
     from ccg_env.rllib.train import build_config, restore, train
 
-    result = train(_train_config(tmp_path))
+    result = train(_train_config(tmp_path, eval_opponents=["random", "best"]))
     run = result.run_dir
     for name in ("config.yaml", "eval.csv", "progress.csv", "learning_curve.png", "model.ccgrllib",
                  "best_model.ccgrllib"):
         assert (run / name).is_file(), name
-    rows = list(csv.DictReader((run / "eval.csv").open()))
+    every_row = list(csv.DictReader((run / "eval.csv").open()))
+    rows = [row for row in every_row if row["opponent"] == "heuristic"]  # what the best model follows
     best = max(rows, key=lambda row: float(row["win_rate"]))  # the earliest of equals, as best_evaluation
     assert read_policy_file(run / "best_model.ccgrllib")[0]["source"]["timesteps"] == int(best["timesteps"])
-    assert len(rows) >= 2 and all(int(row["games"]) == 4 and row["opponent"] == "heuristic" for row in rows)
+    assert len(rows) >= 2 and all(int(row["games"]) == 4 for row in every_row)
+    steps = [row["timesteps"] for row in rows]  # the others at every evaluation; the best model from the second on
+    assert [row["timesteps"] for row in every_row if row["opponent"] == "random"] == steps
+    assert [row["timesteps"] for row in every_row if row["opponent"] == "best"] == steps[1:]
     checkpoints = sorted((run / "checkpoints").glob("iter_*"))
     assert checkpoints and (checkpoints[-1] / "league.npz").is_file()
 
