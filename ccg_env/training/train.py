@@ -165,7 +165,8 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
         path = (run_dir / BEST_MODEL).with_suffix(SUFFIX)
         if not path.is_file():
             return None
-        return make_vec_env(config, config.eval_envs, make_agent("learned", path=str(path), name="best"))
+        return make_vec_env(config, config.eval_envs, make_agent("learned", path=str(path), name="best",
+                                                                 cards=config.cards))
 
     every_result: list[EvalResult] = []
     started = time.perf_counter()
