@@ -124,19 +124,88 @@ def read_eval_csv(path: str | Path) -> list[dict[str, float]]:
 
 
 def learning_curve_figure(rows: Sequence[dict[str, Any]], title: str = "greedy win rate during training") -> Figure:
-    """Win rate against the evaluation opponent by timestep, with a 95% Wilson band."""
+    """Win rate against each evaluation opponent by timestep, a line and a 95% Wilson band per opponent."""
     from matplotlib.figure import Figure
 
-    steps = [row["timesteps"] for row in rows]
-    rates = [row["win_rate"] for row in rows]
-    bands = [wilson_interval(row["wins"], int(row["games"])) for row in rows]
     figure = Figure(figsize=(6.0, 3.2), dpi=80, layout="constrained")
     ax = figure.add_subplot()
-    ax.fill_between(steps, [b[0] for b in bands], [b[1] for b in bands], alpha=0.25, label="95% interval")
-    ax.plot(steps, rates, marker="o", label=f"win rate vs {rows[0]['opponent'] if rows else '?'}")
+    for opponent in dict.fromkeys(row.get("opponent", "?") for row in rows):
+        met = [row for row in rows if row.get("opponent", "?") == opponent]
+        steps = [row["timesteps"] for row in met]
+        bands = [wilson_interval(row["wins"], int(row["games"])) for row in met]
+        line, = ax.plot(steps, [row["win_rate"] for row in met], marker="o", label=f"vs {opponent}")
+        ax.fill_between(steps, [b[0] for b in bands], [b[1] for b in bands], alpha=0.2, color=line.get_color())
     ax.axhline(0.5, color="grey", linestyle=":", linewidth=1)
-    ax.set(xlabel="training timesteps", ylabel="win rate", ylim=(0.0, 1.0), title=title)
+    ax.set(xlabel="training timesteps", ylabel="win rate (95% band)", ylim=(0.0, 1.0), title=title)
     ax.legend(loc="lower right", fontsize=8)
+    return figure
+
+
+def rating_curve(rows: Sequence[dict[str, Any]], anchors: dict[str, float]) -> list[dict[str, float]]:
+    """The learner's rating at each evaluation of ``eval.csv``, fitted against opponents of known rating.
+
+    ``anchors`` maps an evaluation opponent (the ``opponent`` column) to its rating, say the Bradley-Terry
+    ratings of an arena that also played them; rows against other opponents (``best``, whose strength moves)
+    are left out. Returns per timestep the rating and its 95% interval (:func:`agents.stats.rating_against`).
+    """
+    from .stats import rating_against
+
+    curve = []
+    for step in sorted({row["timesteps"] for row in rows}):
+        results = [(anchors[row["opponent"]], row["wins"] + row.get("draws", 0.0) / 2, int(row["games"]))
+                   for row in rows if row["timesteps"] == step and row.get("opponent") in anchors]
+        if results:
+            rating, low, high = rating_against(results)
+            curve.append({"timesteps": step, "rating": rating, "low": low, "high": high})
+    return curve
+
+
+def rating_curve_figure(curve: Sequence[dict[str, float]], anchors: dict[str, float],
+                        title: str = "learner's rating during training") -> Figure:
+    """The learner's rating by timestep with its 95% band, beside the anchors' ratings as dotted lines."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.0, 3.2), dpi=80, layout="constrained")
+    ax = figure.add_subplot()
+    steps = [point["timesteps"] for point in curve]
+    ax.fill_between(steps, [p["low"] for p in curve], [p["high"] for p in curve], alpha=0.25, label="95% interval")
+    ax.plot(steps, [p["rating"] for p in curve], marker="o", label="learner")
+    for (name, rating), colour in zip(anchors.items(), ("tab:red", "tab:green", "tab:purple", "tab:brown")):
+        ax.axhline(rating, color=colour, linestyle=":", linewidth=1.2, label=f"{name} ({rating:.0f})")
+    ax.set(xlabel="training timesteps", ylabel="Bradley-Terry rating (Elo scale)", title=title)
+    ax.legend(loc="lower right", fontsize=8)
+    return figure
+
+
+def read_league_csv(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a league run's ``league.csv``: timesteps, member, games, learner_win_rate (None before the first
+    game) and chance."""
+    with Path(path).open(newline="", encoding="utf-8") as handle:
+        return [{"timesteps": int(row["timesteps"]), "member": row["member"], "games": int(row["games"]),
+                 "learner_win_rate": float(row["learner_win_rate"]) if row["learner_win_rate"] else None,
+                 "chance": float(row["chance"])} for row in csv.DictReader(handle)]
+
+
+def _member_group(member: str) -> str:
+    """Snapshots of the learner (``step_<n>``) and saved checkpoints (``checkpoint:<stem>``) plot as one band."""
+    return "snapshots" if member.startswith(("step_", "checkpoint:")) else member
+
+
+def league_chances_figure(rows: Sequence[dict[str, Any]], title: str = "league: chance of each opponent") -> Figure:
+    """Each league member's chance of being drawn as the next opponent, stacked, by timestep (snapshots summed)."""
+    from matplotlib.figure import Figure
+
+    steps = sorted({row["timesteps"] for row in rows})
+    groups = list(dict.fromkeys(_member_group(row["member"]) for row in rows))
+    chance = {(group, step): 0.0 for group in groups for step in steps}
+    for row in rows:
+        group = _member_group(row["member"])
+        chance[group, row["timesteps"]] += row["chance"]
+    figure = Figure(figsize=(6.0, 3.2), dpi=80, layout="constrained")
+    ax = figure.add_subplot()
+    ax.stackplot(steps, [[chance[group, step] for step in steps] for group in groups], labels=groups, alpha=0.8)
+    ax.set(xlabel="training timesteps", ylabel="chance of the next draw", ylim=(0.0, 1.0), title=title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     return figure
 
 
@@ -162,7 +231,8 @@ def continue_training(model_path: str | Path, config: TrainConfig, trust_model: 
     """Train an existing model ``config.total_timesteps`` more steps, logging like ``train``.
 
     The environments, callbacks and run folder (``eval.csv``, checkpoints, ``model.zip`` and ``model.ccgmodel``)
-    are those of :func:`ccg_env.training.train.train`. A ``.ccgmodel`` model file gives the starting weights of the
+    are those of :func:`ccg_env.training.train.train` (``league.csv`` too in a league), and the curve starts with an
+    evaluation of the model as loaded, at timestep 0. A ``.ccgmodel`` model file gives the starting weights of the
     model ``config`` describes (Adam starts afresh); a stable-baselines3 zip (``trust_model=True`` only: it is
     unpickled) is loaded whole, with its own PPO settings and optimizer state. Timesteps in the curve count
     from the start of this continuation.
@@ -190,9 +260,9 @@ def continue_training(model_path: str | Path, config: TrainConfig, trust_model: 
     run_dir = training.prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"]))
     history: list = []
-    callbacks = [training.make_eval_callback(config, eval_env, run_dir, history)]
+    callbacks = [training.make_eval_callback(config, eval_env, run_dir, history, evaluate_at_start=True)]
     if pool is not None:
-        callbacks.append(training.make_league_callback(pool))
+        callbacks.append(training.make_league_callback(pool, run_dir))
     started = time.perf_counter()
     model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     training.save_model_files(model, run_dir / "model.zip", eval_env.batch.setup, config.name)

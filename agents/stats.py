@@ -75,3 +75,43 @@ def _normalise(strength: list[float]) -> list[float]:
     mean_log = sum(math.log(s) for s in positive) / len(positive)
     scale = math.exp(mean_log)
     return [s / scale for s in strength]
+
+
+def rating_against(results: Sequence[tuple[float, float, int]], *, prior_draws: float = 1.0,
+                   z: float = Z95) -> tuple[float, float, float]:
+    """One player's Bradley-Terry rating from games against opponents of known rating, with an interval.
+
+    The maximum-likelihood rating ``r`` solves ``sum(wins_i) = sum(games_i * E_i(r))`` with
+    ``E_i(r) = 1 / (1 + 10 ** ((rating_i - r) / 400))``, the Elo scale of :func:`bradley_terry`; the interval is
+    ``r -+ z`` standard errors from the Fisher information. Used to follow a learner's rating during training
+    from its evaluations against fixed opponents rated in an arena.
+
+    Args:
+        results: per opponent, ``(opponent_rating, wins, games)`` (a draw counts as half a win).
+        prior_draws: virtual draws added against each opponent, so that winning or losing every game still
+            gives a finite rating.
+        z: normal quantile; the default gives a 95% interval.
+
+    Returns:
+        ``(rating, low, high)``.
+    """
+    for rating, wins, games in results:
+        if not 0 <= wins <= games or not math.isfinite(rating):
+            raise ValueError(f"bad result against an opponent rated {rating}: {wins:g} wins of {games} games")
+    played = [(rating, wins + prior_draws / 2, games + prior_draws) for rating, wins, games in results if games > 0]
+    if not played:
+        raise ValueError("rating_against needs at least one opponent with games played")
+
+    def surplus(r: float) -> float:
+        return sum(wins - games / (1 + 10 ** ((rating - r) / 400)) for rating, wins, games in played)
+
+    low, high = min(r for r, _, _ in played) - 4000.0, max(r for r, _, _ in played) + 4000.0
+    for _ in range(100):  # surplus falls as r rises: bisect its root
+        middle = (low + high) / 2
+        low, high = (middle, high) if surplus(middle) > 0 else (low, middle)
+    rating = (low + high) / 2
+    scale = math.log(10) / 400
+    information = sum(games * scale * scale * p * (1 - p)
+                      for r_i, _, games in played for p in [1 / (1 + 10 ** ((r_i - rating) / 400))])
+    error = 1 / math.sqrt(information)
+    return rating, rating - z * error, rating + z * error

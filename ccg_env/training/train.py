@@ -144,8 +144,12 @@ def eval_opponent(config: TrainConfig) -> str:
     return "heuristic" if config.opponent == "league" else config.opponent
 
 
-def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: list[EvalResult]) -> Any:
+def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: list[EvalResult],
+                       evaluate_at_start: bool = False) -> Any:
     """An SB3 callback that evaluates on ``env``, logs ``eval/win_rate``, appends to ``eval.csv``, checkpoints.
+
+    It evaluates at timestep 0 too after an imitation warm start, or with ``evaluate_at_start`` (a run that
+    continues a saved model: where the curve starts).
 
     The ``eval_opponents`` are met at each evaluation too (on envs of their own, logged as
     ``eval/win_rate_vs_<label>``); only the results against ``env``'s opponent go to ``history``. The ``best``
@@ -177,7 +181,7 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
             self.last_eval = 0
 
         def _on_training_start(self) -> None:
-            if config.imitation and not history:  # how strong the warm start is, as timestep 0 of the curve
+            if (config.imitation or evaluate_at_start) and not history:  # where the curve starts
                 self.run_eval()
 
         def _on_step(self) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 import agents.report as report
 from agents.arena import build_agent, parse_agent_spec, run_tournament, schedule
-from agents.stats import bradley_terry, wilson_interval
+from agents.stats import bradley_terry, rating_against, wilson_interval
 from ccg_env.engine import IllegalActionError
 
 
@@ -31,6 +31,20 @@ def test_bradley_terry_recovers_odds_and_symmetry():
     assert three_to_one[0] - three_to_one[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
     chain = bradley_terry([[0, 8, 10], [2, 0, 8], [0, 2, 0]])
     assert chain[0] > chain[1] > chain[2] and all(math.isfinite(r) for r in chain)
+
+
+def test_rating_against_known_opponents_inverts_the_elo_odds():
+    rating, low, high = rating_against([(1600.0, 75, 100)], prior_draws=0.0)
+    assert rating == pytest.approx(1600 + 400 * math.log10(3), abs=1e-6)  # 3:1 odds
+    assert low < rating < high and high - low == pytest.approx(2 * 1.959964 * 400 / math.log(10) / math.sqrt(18.75))
+    assert rating_against([(1500.0, 5, 10), (1700.0, 5, 10)], prior_draws=0.0)[0] == pytest.approx(1600.0)
+    assert rating_against([(1400.0, 10, 10)])[0] > 1400 + 400  # all won: finite, thanks to the prior draw
+    more = rating_against([(1600.0, 750, 1000)], prior_draws=0.0)
+    assert more[0] == pytest.approx(rating) and more[2] - more[1] < (high - low) / 3
+    with pytest.raises(ValueError, match="at least one opponent"):
+        rating_against([(1500.0, 0, 0)])
+    with pytest.raises(ValueError, match="12 wins of 10 games"):
+        rating_against([(1500.0, 12, 10)], prior_draws=0.0)
 
 
 def test_schedule_swaps_seats_and_shares_deals_across_pairs():
