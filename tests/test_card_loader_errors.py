@@ -119,7 +119,7 @@ BAD_CARDS = {
                              " [{trigger: battlecry, effect: damage, amount: 1}]}", "colour",
                              "unknown field (allowed: allowed, preferred, required)"),
     "unknown type": ("{id: bad_card, name: Bad Card, type: creature, cost: 1, attack: 1, health: 1}", "type",
-                     "unknown value 'creature' (allowed: minion, spell, weapon, secret, hero, hero_power)"),
+                     "unknown value 'creature' (allowed: minion, spell, weapon, secret)"),
     "keywords neither a name nor a list": (MINION + ", keywords: 5}", "keywords",
                                            "expected a name or a list of names, got 5"),
     "unknown preferred zone": (MINION + ", target: {allowed: {alliance: any, zones: active}, preferred: {alliance:"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from .datafiles import check_keys, config_dir, get_int, read_yaml
 from .definitions import HERO, Ability, CardDef
@@ -53,12 +53,17 @@ _AMOUNT_EFFECTS = {EffectKind.DAMAGE, EffectKind.HEAL, EffectKind.DRAW, EffectKi
                    EffectKind.GAIN_MANA}
 
 
-def _enum(enum: type, value: Any, *, where: dict) -> Any:
-    try:
-        return enum(value)
-    except ValueError:
-        allowed = ", ".join(m.value for m in enum)
-        raise DataError(f"unknown value {shown(value)} (allowed: {allowed})", **where) from None
+#: The types a card file may give a card: heroes and hero powers are defined in hero files.
+CARD_FILE_TYPES = tuple(t for t in CardType if t not in (CardType.HERO, CardType.HERO_POWER))
+
+
+def _enum(enum: type, value: Any, *, where: dict, allowed: Sequence[Any] | None = None) -> Any:
+    """``enum(value)``, or a ``DataError`` listing the allowed values (``allowed``, default every member)."""
+    members = list(enum) if allowed is None else list(allowed)
+    for member in members:
+        if member.value == value:
+            return member
+    raise DataError(f"unknown value {shown(value)} (allowed: {', '.join(m.value for m in members)})", **where)
 
 
 def _names(value: Any, *, where: dict) -> list[str]:
@@ -165,10 +170,10 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     card_id = data["id"]
     if not isinstance(card_id, str) or not card_id.replace("_", "").isalnum() or card_id != card_id.lower():
         raise DataError(f"ids are lower-case slugs like 'knife_juggler', got {shown(card_id)}", **where, field="id")
-    card_type = _enum(CardType, data["type"], where={**where, "field": "type"})
-    if card_type in (CardType.HERO, CardType.HERO_POWER):
-        raise DataError(f"{card_type.value} cards are defined in hero files (configs/heroes), not in card files",
+    if data["type"] in (CardType.HERO.value, CardType.HERO_POWER.value):
+        raise DataError(f"{data['type']} cards are defined in hero files (configs/heroes), not in card files",
                         **where, field="type")
+    card_type = _enum(CardType, data["type"], where={**where, "field": "type"}, allowed=CARD_FILE_TYPES)
     keywords = 0
     for name in _names(data.get("keywords", []), where={**where, "field": "keywords"}):
         if name not in KEYWORD_NAMES:
