@@ -115,8 +115,9 @@ def format_table(result: TournamentResult) -> str:
     """Aligned text: the pair table (win rate with its 95% interval), its seat and deck splits, the protocol
     and the ratings."""
     pairs = pair_rows(result)
-    sections = [_pair_lines(pairs), _seat_lines(pairs), _deck_lines(result), _protocol_lines(result),
-                _rating_lines(rating_rows(result))]
+    name = max(24, *(len(agent) + 2 for agent in result.agents))  # the name columns: a long name keeps a gap
+    sections = [_pair_lines(pairs, name), _seat_lines(pairs, name), _deck_lines(result, name), _protocol_lines(result),
+                _rating_lines(rating_rows(result), name)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
 
@@ -124,35 +125,36 @@ def _rate(rate: float | None, low: float, high: float) -> str:
     return "-" if rate is None else f"{rate:.3f} [{low:.3f}, {high:.3f}]"
 
 
-def _pair_lines(pairs: list[dict[str, Any]]) -> list[str]:
-    lines = [f"{'agent A':<24}{'agent B':<24}{'games':>6}{'A wins':>7}{'B wins':>7}{'draws':>6}"
+def _pair_lines(pairs: list[dict[str, Any]], name: int) -> list[str]:
+    lines = [f"{'agent A':<{name}}{'agent B':<{name}}{'games':>6}{'A wins':>7}{'B wins':>7}{'draws':>6}"
              f"{'A win rate [95% CI]':>24}{'turns':>7}{'decisions':>10}"]
     for row in pairs:
         rate = _rate(row["win_rate_a"], row["ci_low"], row["ci_high"])
-        lines.append(f"{row['agent_a']:<24}{row['agent_b']:<24}{row['games']:>6}{row['wins_a']:>7}"
+        lines.append(f"{row['agent_a']:<{name}}{row['agent_b']:<{name}}{row['games']:>6}{row['wins_a']:>7}"
                      f"{row['wins_b']:>7}{row['draws']:>6}{rate:>24}{row['avg_turns']:>7.1f}"
                      f"{row['avg_decisions']:>10.1f}")
     return lines
 
 
-def _seat_lines(pairs: list[dict[str, Any]]) -> list[str]:
-    lines = [f"{'by seat':<24}{'':<24}{'A moves first [95% CI]':>30}{'A moves second [95% CI]':>30}"]
+def _seat_lines(pairs: list[dict[str, Any]], name: int) -> list[str]:
+    lines = [f"{'by seat':<{name}}{'':<{name}}{'A moves first [95% CI]':>30}{'A moves second [95% CI]':>30}"]
     for row in pairs:
         first, second = (_rate(row[f"win_rate_a_{s}"], row[f"ci_low_a_{s}"], row[f"ci_high_a_{s}"]) +
                          f" n={row[f'games_a_{s}']}" for s in ("first", "second"))
-        lines.append(f"{row['agent_a']:<24}{row['agent_b']:<24}{first:>30}{second:>30}")
+        lines.append(f"{row['agent_a']:<{name}}{row['agent_b']:<{name}}{first:>30}{second:>30}")
     return lines
 
 
-def _deck_lines(result: TournamentResult) -> list[str]:
+def _deck_lines(result: TournamentResult, name: int) -> list[str]:
     """A's win rate by the deck A played: one line per pair, one column per deck of the pool."""
     if not result.decks:
         return []
-    width = max(8, *(len(name) + 2 for name in result.decks))
-    lines = [f"{'by A' + chr(39) + 's deck: A win rate':<48}" + "".join(f"{name:>{width}}" for name in result.decks)]
+    width = max(8, *(len(deck) + 2 for deck in result.decks))
+    title = "by A's deck: A win rate"
+    lines = [f"{title:<{2 * name}}" + "".join(f"{deck:>{width}}" for deck in result.decks)]
     rows, n = result.deck_splits(), len(result.decks)
     for cells in (rows[start:start + n] for start in range(0, len(rows), n)):
-        lines.append(f"{cells[0]['agent_a']:<24}{cells[0]['agent_b']:<24}" +
+        lines.append(f"{cells[0]['agent_a']:<{name}}{cells[0]['agent_b']:<{name}}" +
                      "".join(f"{'-' if c['win_rate_a'] is None else format(c['win_rate_a'], '.3f'):>{width}}"
                              for c in cells))
     return lines
@@ -168,10 +170,10 @@ def _protocol_lines(result: TournamentResult) -> list[str]:
             f"schedule: {result.config['balance']}"]
 
 
-def _rating_lines(ratings: list[dict[str, Any]]) -> list[str]:
-    lines = [f"{'rank':<6}{'agent':<24}{'rating':>8}{'games':>7}{'wins':>6}{'losses':>8}{'draws':>7}{'score':>7}"]
+def _rating_lines(ratings: list[dict[str, Any]], name: int) -> list[str]:
+    lines = [f"{'rank':<6}{'agent':<{name}}{'rating':>8}{'games':>7}{'wins':>6}{'losses':>8}{'draws':>7}{'score':>7}"]
     for row in ratings:
-        lines.append(f"{row['rank']:<6}{row['agent']:<24}{row['rating']:>8.0f}{row['games']:>7}{row['wins']:>6}"
+        lines.append(f"{row['rank']:<6}{row['agent']:<{name}}{row['rating']:>8.0f}{row['games']:>7}{row['wins']:>6}"
                      f"{row['losses']:>8}{row['draws']:>7}{row['score']:>7.3f}")
     return lines
 
