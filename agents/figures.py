@@ -33,13 +33,20 @@ def seat_split_figure(result: TournamentResult) -> Figure:
     return figure
 
 
-def deck_matrix_figure(result: TournamentResult) -> Figure:
-    """Per pair, a heat map of A's win rate with A's deck (rows) against B's deck (columns); cells show n games."""
+def deck_matrix_figure(result: TournamentResult, involving: str | None = None) -> Figure:
+    """Per pair, a heat map of A's win rate with A's deck (rows) against B's deck (columns); cells show n games.
+
+    ``involving`` keeps only the pairs with that agent (say the learned one: one panel per opponent).
+    """
     from matplotlib.figure import Figure
 
     decks, rows = result.decks, result.matchups()
     n, size = len(decks), len(decks) ** 2
     panels = [rows[start:start + size] for start in range(0, len(rows), size)]
+    if involving is not None:
+        if involving not in result.agents:
+            raise ValueError(f"deck_matrix_figure: no agent {involving!r} in this tournament ({result.agents})")
+        panels = [cells for cells in panels if involving in (cells[0]["agent_a"], cells[0]["agent_b"])]
     figure = Figure(figsize=(1.2 + (1.0 + 0.75 * n) * len(panels), 1.6 + 0.75 * n), layout="constrained")
     image = None
     for number, cells in enumerate(panels):

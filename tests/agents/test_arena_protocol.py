@@ -160,6 +160,20 @@ def test_the_table_prints_the_seat_and_deck_splits():
     assert deck_header.split()[-2:] == ["aggro", "ramp"]
 
 
+def test_the_deck_matrix_draws_a_panel_per_pair_or_only_those_of_one_agent():
+    from agents.figures import deck_matrix_figure
+
+    games = [_record("A", "B", 0, "aggro", "ramp"), _record("A", "C", 1, "ramp", "ramp"),
+             _record("B", "C", 0, "aggro", "aggro")]
+    three = TournamentResult(["A", "B", "C"], games, [(0, 1), (0, 2), (1, 2)])
+    titles = [ax.get_title() for ax in deck_matrix_figure(three).axes if ax.get_title()]
+    assert titles == ["A = A\nB = B", "A = A\nB = C", "A = B\nB = C"]
+    titles = [ax.get_title() for ax in deck_matrix_figure(three, involving="C").axes if ax.get_title()]
+    assert titles == ["A = A\nB = C", "A = B\nB = C"]
+    with pytest.raises(ValueError, match="no agent 'D'"):
+        deck_matrix_figure(three, involving="D")
+
+
 # --- splits on played tournaments --------------------------------------------------------------------------
 
 
