@@ -53,8 +53,9 @@ _AMOUNT_EFFECTS = {EffectKind.DAMAGE, EffectKind.HEAL, EffectKind.DRAW, EffectKi
                    EffectKind.GAIN_MANA}
 
 
-#: The types a card file may give a card: heroes and hero powers are defined in hero files.
-CARD_FILE_TYPES = tuple(t for t in CardType if t not in (CardType.HERO, CardType.HERO_POWER))
+#: The card types hero files define (configs/heroes), and the types a card file may give a card: the rest.
+HERO_FILE_TYPES = (CardType.HERO, CardType.HERO_POWER)
+CARD_FILE_TYPES = tuple(t for t in CardType if t not in HERO_FILE_TYPES)
 
 
 def _enum(enum: type, value: Any, *, where: dict, allowed: Sequence[Any] | None = None) -> Any:
@@ -170,7 +171,7 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     card_id = data["id"]
     if not isinstance(card_id, str) or not card_id.replace("_", "").isalnum() or card_id != card_id.lower():
         raise DataError(f"ids are lower-case slugs like 'knife_juggler', got {shown(card_id)}", **where, field="id")
-    if data["type"] in (CardType.HERO.value, CardType.HERO_POWER.value):
+    if data["type"] in [t.value for t in HERO_FILE_TYPES]:
         raise DataError(f"{data['type']} cards are defined in hero files (configs/heroes), not in card files",
                         **where, field="type")
     card_type = _enum(CardType, data["type"], where={**where, "field": "type"}, allowed=CARD_FILE_TYPES)
