@@ -21,6 +21,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 
+from .legal_distribution import LegalActionsDistribution
 from .slot_networks import (HERO_PIECES, SLOT_PIECES, PairwiseActionHead, SlotEncoder, critic_feature_indices,
                             input_gain, observation_scale)
 
@@ -82,7 +83,8 @@ class SlotPolicy(MaskableActorCriticPolicy):
 
     Give ``features_extractor_kwargs={"pieces": ..., "slot_dim": ..., "global_dim": ...}``; the actor uses
     the features directly (``net_arch`` sizes the value network only) unless ``pairwise=False``, which keeps
-    SB3's MLP and linear action layer on top of the slot features.
+    SB3's MLP and linear action layer on top of the slot features. Actions are drawn from a
+    :class:`~ccg_env.training.legal_distribution.LegalActionsCategorical` (illegal actions exactly 0, fast kernels).
 
     Args:
         head_dim: size of the pair head's keys.
@@ -108,6 +110,7 @@ class SlotPolicy(MaskableActorCriticPolicy):
                                                       self.activation_fn, self.device)
 
     def _build(self, lr_schedule: Any) -> None:
+        self.action_dist = LegalActionsDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
         if not self.pairwise:
             return

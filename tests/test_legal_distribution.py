@@ -1,0 +1,77 @@
+"""LegalActionsCategorical (ccg_env.training.legal_distribution): the same distribution as sb3-contrib's, exact zeros."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib.common.maskable.distributions import MaskableCategorical  # noqa: E402
+
+from ccg_env.training.legal_distribution import LegalActionsCategorical, LegalActionsDistribution  # noqa: E402
+
+
+@pytest.fixture
+def logits_and_masks():
+    generator = torch.Generator().manual_seed(0)
+    logits = 3 * torch.randn(64, 30, generator=generator)
+    masks = torch.rand(64, 30, generator=generator) < 0.2
+    masks[:, 0] = True  # every row has a legal action, as the env guarantees
+    masks[1] = True  # one row with everything legal
+    masks[2] = False
+    masks[2, 7] = True  # one row with a single legal action
+    return logits, masks
+
+
+def test_legal_actions_get_sb3_contribs_probabilities_and_illegal_ones_exactly_zero(logits_and_masks):
+    logits, masks = logits_and_masks
+    ours, theirs = LegalActionsCategorical(logits, masks), MaskableCategorical(logits=logits, masks=masks)
+    assert torch.allclose(ours.probs, theirs.probs, atol=1e-6)
+    assert torch.all(ours.probs[~masks] == 0)
+    assert torch.allclose(ours.probs.sum(-1), torch.ones(64))
+    actions = torch.multinomial(masks.float(), 1).squeeze(-1)  # one legal action per row
+    assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
+    assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
+    assert ours.entropy()[2] == 0  # one legal action: no uncertainty
+    assert torch.equal(ours.mode, theirs.probs.argmax(-1))
+
+
+def test_sampling_never_draws_an_illegal_action(logits_and_masks):
+    logits, masks = logits_and_masks
+    distribution = LegalActionsCategorical(logits, masks)
+    torch.manual_seed(1)
+    for _ in range(200):
+        drawn = distribution.sample()
+        assert drawn.shape == (64,) and masks[torch.arange(64), drawn].all()
+
+
+def test_gradients_are_finite_and_reach_only_legal_logits(logits_and_masks):
+    logits, masks = logits_and_masks
+    logits = logits.clone().requires_grad_()
+    distribution = LegalActionsCategorical(logits, masks)
+    actions = torch.multinomial(masks.float(), 1).squeeze(-1)
+    (distribution.log_prob(actions).sum() + distribution.entropy().sum()).backward()
+    assert torch.isfinite(logits.grad).all()
+    assert torch.all(logits.grad[~masks] == 0) and logits.grad[masks].abs().sum() > 0
+
+
+def test_masking_can_be_replaced_and_removed(logits_and_masks):
+    logits, masks = logits_and_masks
+    distribution = LegalActionsCategorical(logits, masks)
+    distribution.apply_masking(None)
+    assert torch.allclose(distribution.probs, logits.softmax(-1)) and distribution.masks is None
+    distribution.apply_masking(masks.numpy())  # what the rollout buffer hands over
+    assert torch.all(distribution.probs[~masks] == 0)
+
+
+def test_the_slot_policy_draws_its_actions_from_it():
+    from ccg_env.training.train import load_config, make_model, make_vec_env
+
+    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {"slot_dim": 8, "global_dim": 16, "head_dim": 8}})
+    policy = make_model(config, make_vec_env(config, 2, "random")).policy
+    assert isinstance(policy.action_dist, LegalActionsDistribution)
+    observation = torch.as_tensor(policy.observation_space.sample())[None]
+    mask = torch.zeros(1, policy.action_space.n, dtype=torch.bool)
+    mask[0, [0, 5]] = True
+    distribution = policy.get_distribution(observation, action_masks=mask.numpy())
+    assert isinstance(distribution.distribution, LegalActionsCategorical)
+    assert set(torch.nonzero(distribution.distribution.probs[0]).flatten().tolist()) <= {0, 5}
