@@ -75,6 +75,24 @@ def test_empty_slots_embed_to_zero_and_their_contents_are_ignored(env, extractor
         assert torch.allclose(extractor(garbage), extractor(observations))
 
 
+def test_occupied_slots_are_embedded_as_every_slot_through_its_network_would_be(env):
+    """Only occupied slots are computed; each must still get its own slot's input gain, even where gains differ."""
+    observations = _observations(env, 40)
+    pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
+    gain = torch.rand(observations.shape[1], generator=torch.Generator().manual_seed(4)) + 0.5  # differs per slot
+    torch.manual_seed(0)
+    extractor = SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
+                                     gain=gain.tolist())
+    head = PairwiseActionHead(extractor.hand_slots, extractor.field_slots, SLOT_DIM, GLOBAL_DIM)
+    with torch.no_grad():
+        _, *embedded, _, _ = head.split(extractor(observations))
+        for (name, (start, stop, shape)), got in zip(extractor.slot_ranges.items(), embedded):
+            rows = (observations[:, start:stop] * gain[start:stop]).reshape(-1, *shape)
+            present = (rows[..., :1] > 0).float()
+            assert present.any() and not present.all(), name
+            assert torch.allclose(got, extractor.slot_nets[name](rows) * present, atol=1e-6), name
+
+
 def test_attention_lets_each_slot_see_the_others(env, extractor):
     observations = _observations(env, 40)
     start, stop, shape = extractor.slot_ranges["own_battlefield"]
