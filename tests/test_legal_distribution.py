@@ -63,6 +63,14 @@ def test_masking_can_be_replaced_and_removed(logits_and_masks):
     assert torch.all(distribution.probs[~masks] == 0)
 
 
+def test_a_mask_row_without_a_legal_action_is_refused(logits_and_masks):
+    logits, masks = logits_and_masks
+    masks = masks.clone()
+    masks[[3, 9]] = False
+    with pytest.raises(ValueError, match=r"action mask: 2 row\(s\) allow no action \(first: \[3, 9\]\)"):
+        LegalActionsCategorical(logits, masks)
+
+
 def test_the_slot_policy_draws_its_actions_from_it():
     from ccg_env.training.train import load_config, make_model, make_vec_env
 

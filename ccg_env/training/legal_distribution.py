@@ -6,7 +6,7 @@ minibatch of 2,048 x 262 actions its log-probabilities and entropy, forward and 
 ms here (about a tenth of a whole update step of the slot policy). :class:`LegalActionsCategorical` sets masked
 logits to -inf and normalizes with ``log_softmax``, whose fused kernel handles them at full speed; the legal
 actions' probabilities are the same (to float rounding) and the masked ones are exactly 0, so they can never be
-sampled. Every row must have a legal action (the env always offers one).
+sampled. Every row must have a legal action (the env always offers one); a mask row with none is refused.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ class LegalActionsCategorical:
         else:
             self.masks = torch.as_tensor(masks, dtype=torch.bool, device=self.raw_logits.device)
             self.masks = self.masks.reshape(self.raw_logits.shape)
+            allowed = self.masks.any(-1)
+            if not bool(allowed.all()):
+                rows = torch.nonzero(~allowed).flatten().tolist()
+                raise ValueError(f"action mask: {len(rows)} row(s) allow no action (first: {rows[:5]}); every "
+                                 "position needs at least one legal action")
             masked = self.raw_logits.masked_fill(~self.masks, float("-inf"))
         self.logits = masked.log_softmax(-1)
         self.probs = masked.softmax(-1)  # the fused kernel, not exp(logits): see the module docstring
