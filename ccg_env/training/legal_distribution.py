@@ -30,10 +30,16 @@ class LegalActionsCategorical:
         self.apply_masking(masks)
 
     def apply_masking(self, masks: Any) -> None:
-        """Mask the raw logits afresh (None removes the mask); ``logits`` become the normalized log-probabilities."""
+        """Mask the raw logits afresh (None removes the mask).
+
+        ``logits`` (the normalized log-probabilities) and ``probs`` are computed when first read: SB3 builds the
+        distribution unmasked and masks it straight after, so normalizing here would do the work twice.
+        """
+        self._logits: torch.Tensor | None = None
+        self._probs: torch.Tensor | None = None
         if masks is None:
             self.masks = None
-            masked = self.raw_logits
+            self._masked = self.raw_logits
         else:
             self.masks = torch.as_tensor(masks, dtype=torch.bool, device=self.raw_logits.device)
             self.masks = self.masks.reshape(self.raw_logits.shape)
@@ -42,9 +48,21 @@ class LegalActionsCategorical:
                 rows = torch.nonzero(~allowed).flatten().tolist()
                 raise ValueError(f"action mask: {len(rows)} row(s) allow no action (first: {rows[:5]}); every "
                                  "position needs at least one legal action")
-            masked = self.raw_logits.masked_fill(~self.masks, float("-inf"))
-        self.logits = masked.log_softmax(-1)
-        self.probs = masked.softmax(-1)  # the fused kernel, not exp(logits): see the module docstring
+            self._masked = self.raw_logits.masked_fill(~self.masks, float("-inf"))
+
+    @property
+    def logits(self) -> torch.Tensor:
+        """Log-probabilities (-inf where masked)."""
+        if self._logits is None:
+            self._logits = self._masked.log_softmax(-1)
+        return self._logits
+
+    @property
+    def probs(self) -> torch.Tensor:
+        """Probabilities (exactly 0 where masked), from the fused softmax kernel rather than ``exp(logits)``."""
+        if self._probs is None:
+            self._probs = self._masked.softmax(-1)
+        return self._probs
 
     def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
         """Log-probability of one action per row."""
