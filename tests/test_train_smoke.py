@@ -163,6 +163,27 @@ def test_wrong_types_and_values_name_the_key(tmp_path):
         load_config("no-such-config")
 
 
+def test_the_entropy_bonus_steps_down_to_its_late_value_at_the_set_fraction_of_the_run(tmp_path):
+    # smoke: rollouts of 8 envs x 64 steps = 512, so 2,048 steps are 4 rollouts and the step lands after the second
+    config = load_config("smoke", {"runs_dir": str(tmp_path), "ent_coef": 0.02, "ent_coef_late": 0.005,
+                                   "ent_late_at": 0.5, "eval_every": 0})
+    train(config)
+    rows = [row for row in csv.DictReader((tmp_path / "smoke" / "progress.csv").open()) if row["train/ent_coef"]]
+    assert [float(row["train/ent_coef"]) for row in rows] == [0.02, 0.02, 0.005, 0.005]
+    unscheduled = load_config("smoke", {"runs_dir": str(tmp_path), "name": "constant", "eval_every": 0})
+    train(unscheduled)
+    rows = [row for row in csv.DictReader((tmp_path / "constant" / "progress.csv").open()) if row["train/ent_coef"]]
+    assert [float(row["train/ent_coef"]) for row in rows] == [0.01] * 4
+
+
+@pytest.mark.parametrize("setting, complaint", [({"ent_coef_late": -0.1}, "ent_coef_late must be at least 0"),
+                                                ({"ent_late_at": 1.0}, "ent_late_at must lie strictly between"),
+                                                ({"ent_coef_late": "low"}, "'ent_coef_late' expects float or null")])
+def test_bad_entropy_steps_are_named(setting, complaint):
+    with pytest.raises(ValueError, match=complaint):
+        load_config("smoke", setting)
+
+
 def test_packaged_configs_load_and_name_defaults_to_the_stem():
     config = load_config("ppo_vs_random")
     assert config.name == "ppo_vs_random" and config.net_arch == [256, 256] and config.torch_threads == 1

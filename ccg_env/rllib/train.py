@@ -3,8 +3,8 @@
 The config file is the SB3 backend's (:class:`~ccg_env.training.train_config.TrainConfig`) with ``backend: rllib``
 (or ``--backend rllib``). Settings map onto RLlib's: ``num_envs`` games per env runner, ``n_steps`` the rollout
 per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate`` and ``lr_schedule``, ``gamma``, ``gae_lambda``,
-``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch`` (the encoder's layers), ``seed``,
-``torch_threads``.
+``clip_range``, ``ent_coef`` (and ``ent_coef_late`` from ``ent_late_at``), ``vf_coef``, ``max_grad_norm``, ``net_arch``
+(the encoder's layers), ``seed``, ``torch_threads``.
 ``opponent``: ``"league"`` (snapshots and scripted agents, ``league:`` as in :class:`~ccg_env.rllib.settings.
 LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
 (:class:`~ccg_env.rllib.settings.RLlibSettings`: env runners, learners, GPUs, ``resume_from``).
@@ -84,6 +84,8 @@ def build_config(config: TrainConfig) -> Any:
                       num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
                       lr_end_step=config.total_timesteps if config.lr_schedule == "linear" else None,
                       lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
+                      entropy_late=None if config.ent_coef_late is None else (
+                          round(config.ent_late_at * config.total_timesteps), config.ent_coef_late),
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
                       share_encoder=runtime.share_encoder, module=config.policy,
                       slot_options={key: value for key, value in config.policy_kwargs.items()

@@ -305,6 +305,25 @@ def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> An
     return ProgressBar()
 
 
+def make_entropy_callback(config: TrainConfig) -> Any:
+    """An SB3 callback that lowers the model's entropy bonus to ``ent_coef_late`` at the first rollout that starts
+    after ``ent_late_at`` of ``total_timesteps``, and logs the bonus in force as ``train/ent_coef``."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    late_from = config.ent_late_at * config.total_timesteps
+
+    class EntropyStep(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            if config.ent_coef_late is not None and self.num_timesteps >= late_from:
+                self.model.ent_coef = config.ent_coef_late
+            self.logger.record("train/ent_coef", self.model.ent_coef)
+
+        def _on_step(self) -> bool:
+            return True
+
+    return EntropyStep()
+
+
 @contextlib.contextmanager
 def stop_signals_interrupt() -> Iterator[None]:
     """While training, SIGTERM (a job scheduler's stop) and SIGINT raise KeyboardInterrupt, as Ctrl-C does in a
@@ -483,7 +502,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     run_dir = prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
     history: list[EvalResult] = []
-    callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
+    callbacks = [make_eval_callback(config, eval_env, run_dir, history), make_entropy_callback(config)]
     if pool is not None:
         callbacks.append(make_league_callback(pool, run_dir))
     progress = make_progress_callback(config, history) if show_progress(config.progress) else None

@@ -98,6 +98,11 @@ class TrainConfig:
     """PPO clipping of the probability ratio"""
     ent_coef: float = 0.01
     """entropy bonus coefficient"""
+    ent_coef_late: Union[float, None] = None
+    """the entropy bonus from ``ent_late_at`` of the run on (None: ``ent_coef`` throughout): a step down, so that
+    the policy explores early and sharpens late"""
+    ent_late_at: float = 0.65
+    """the fraction of ``total_timesteps`` after which ``ent_coef_late`` applies"""
     vf_coef: float = 0.5
     """value loss coefficient"""
     max_grad_norm: float = 0.5
@@ -174,6 +179,11 @@ def _check_hyperparameters(config: TrainConfig) -> None:
             raise ValueError(f"train config: {name} must be {bounds}, got {value!r}")
     if config.lr_schedule not in LR_SCHEDULES:
         raise ValueError(f"train config: lr_schedule must be one of {LR_SCHEDULES}, got {config.lr_schedule!r}")
+    late = config.ent_coef_late
+    if late is not None and late < 0:
+        raise ValueError(f"train config: ent_coef_late must be at least 0 (or null), got {late!r}")
+    if not 0.0 < config.ent_late_at < 1.0:
+        raise ValueError(f"train config: ent_late_at must lie strictly between 0 and 1, got {config.ent_late_at!r}")
 
 
 def _check_game(config: TrainConfig) -> None:
