@@ -22,6 +22,7 @@ from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
 from ccg_env.env.render import render_text
 from ccg_env.engine.view import GameView
+from ccg_env.training.curve import learning_curve_figure  # noqa: F401 (the notebooks import it from here)
 
 from .heuristic import HeuristicAgent
 from .match import MatchRunner
@@ -121,24 +122,6 @@ def read_eval_csv(path: str | Path) -> list[dict[str, float]]:
     """The rows of a run's ``eval.csv`` with numeric columns as numbers."""
     with Path(path).open(newline="", encoding="utf-8") as handle:
         return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()} for row in csv.DictReader(handle)]
-
-
-def learning_curve_figure(rows: Sequence[dict[str, Any]], title: str = "greedy win rate during training") -> Figure:
-    """Win rate against each evaluation opponent by timestep, a line and a 95% Wilson band per opponent."""
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(6.0, 3.2), dpi=80, layout="constrained")
-    ax = figure.add_subplot()
-    for opponent in dict.fromkeys(row.get("opponent", "?") for row in rows):
-        met = [row for row in rows if row.get("opponent", "?") == opponent]
-        steps = [row["timesteps"] for row in met]
-        bands = [wilson_interval(row["wins"], int(row["games"])) for row in met]
-        line, = ax.plot(steps, [row["win_rate"] for row in met], marker="o", label=f"vs {opponent}")
-        ax.fill_between(steps, [b[0] for b in bands], [b[1] for b in bands], alpha=0.2, color=line.get_color())
-    ax.axhline(0.5, color="grey", linestyle=":", linewidth=1)
-    ax.set(xlabel="training timesteps", ylabel="win rate (95% band)", ylim=(0.0, 1.0), title=title)
-    ax.legend(loc="lower right", fontsize=8)
-    return figure
 
 
 def rating_curve(rows: Sequence[dict[str, Any]], anchors: dict[str, float]) -> list[dict[str, float]]:

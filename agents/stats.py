@@ -1,33 +1,15 @@
-"""Tournament statistics: Wilson score intervals and Bradley-Terry ratings fitted by MM iterations."""
+"""Tournament statistics: Bradley-Terry ratings fitted by MM iterations, and Wilson score intervals (from
+:mod:`ccg_env.intervals`)."""
 
 from __future__ import annotations
 
 import math
 from typing import Sequence
 
-#: Two-sided 95% normal quantile.
-Z95 = 1.959963984540054
+from ccg_env.intervals import Z95, wilson_interval  # noqa: F401 (the arena's statistics are read from here too)
+
 #: Elo-scale anchor: the geometric-mean strength maps to this rating.
 RATING_ANCHOR = 1500.0
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (``(0, 1)`` when there are no trials).
-
-    Args:
-        successes: number of successes (may be fractional, e.g. wins plus half the draws).
-        trials: number of trials.
-        z: normal quantile; the default gives a 95% interval.
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be within [0, trials={trials}], got {successes}")
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def bradley_terry(wins: Sequence[Sequence[float]], *, prior_draws: float = 1.0, iterations: int = 10_000,
