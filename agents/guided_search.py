@@ -42,14 +42,15 @@ imitation + PPO model, 1M steps: 0.575 against the heuristic           0.429 [0.
   the same, c_puct 0.3                                                 0.418
   the same, the value head mixed half into the leaf reward             0.378
 the same run at 2.5M steps: 0.655 against the heuristic (196 games)    0.485 [0.416, 0.554]
-that run's final model (0.635 against the heuristic)                  0.500 [0.403, 0.597]
-the shipped model of 2026-11-27 (0.672 against the heuristic)         0.459 [0.364, 0.558]
+that run's final model (0.635 against the heuristic)                   0.500 [0.403, 0.597]
+the shipped model of 2026-11-27 (0.672 against the heuristic)          0.459 [0.364, 0.558]
+that model continued 2M steps at ent_coef 0.001 (0.694)                0.469 [0.374, 0.567]
 =====================================================================  ======================
 
 PUCT itself costs nothing (the uniform prior plays level), and the prior helps only as far as the policy's
 picks beat what the heuristic-first search finds on its own: with today's policies it steers visits away from
 better moves, less so as the policy gets stronger (0.306, 0.429, 0.485 and 0.500 for policies at 0.29, 0.575,
-0.655 and 0.635 against the heuristic), and no further with a policy at 0.672 (0.459, within the noise of 98
+0.655 and 0.635 against the heuristic), and no further with policies at 0.672 and 0.694 (0.459 and 0.469, within the noise of 98
 games). The softmax, ``c_puct`` 1 and the absent value term are the defaults
 because no variant measured better.
 """
