@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import VecEnv
 
 from ccg_env.cli import positive_int
@@ -136,6 +137,7 @@ class PhaseClock:
 
 def learn_seconds(env: VecEnv, config: TrainConfig, timesteps: int) -> tuple[float, MaskablePPO, PhaseClock]:
     model: MaskablePPO = make_model(dataclasses.replace(config, verbose=0, device="cpu"), env)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default logger makes a /tmp folder per run
     clock = PhaseClock(model)
     start = time.perf_counter()
     model.learn(timesteps)

@@ -22,12 +22,14 @@ pytest.importorskip("sb3_contrib")
 def zip_path(tmp_path_factory):
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     from ccg_env.env.gym_env import CcgDuelEnv
 
     torch.set_num_threads(1)
     model = MaskablePPO("MlpPolicy", CcgDuelEnv(), n_steps=32, batch_size=32, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<time> folder left in /tmp
     model.learn(32)
     path = tmp_path_factory.mktemp("learned") / "tiny.zip"
     model.save(path)
