@@ -50,9 +50,9 @@ that model continued 2M steps at ent_coef 0.001 (0.694)                0.469 [0.
 PUCT itself costs nothing (the uniform prior plays level), and the prior helps only as far as the policy's
 picks beat what the heuristic-first search finds on its own: with today's policies it steers visits away from
 better moves, less so as the policy gets stronger (0.306, 0.429, 0.485 and 0.500 for policies at 0.29, 0.575,
-0.655 and 0.635 against the heuristic), and no further with policies at 0.672 and 0.694 (0.459 and 0.469, within the noise of 98
-games). The softmax, ``c_puct`` 1 and the absent value term are the defaults
-because no variant measured better.
+0.655 and 0.635 against the heuristic), and no further with policies at 0.672 and 0.694 (0.459 and 0.469,
+within the noise of 98 games). The softmax, ``c_puct`` 1 and the absent value term are the defaults because no
+variant measured better.
 """
 
 from __future__ import annotations
