@@ -445,6 +445,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     """The MaskablePPO model of ``config`` (policy, network and PPO hyperparameters) on ``env``."""
     from sb3_contrib import MaskablePPO
 
+    from .buffers import OneCopyRolloutBuffer
     from .policy import ScaledFlattenExtractor, SlotPolicy, input_gain
 
     encoder = env.get_attr("batch")[0].setup.encoder
@@ -465,6 +466,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
         n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
         vf_coef=config.vf_coef, max_grad_norm=config.max_grad_norm, policy_kwargs=policy_kwargs,
+        rollout_buffer_class=OneCopyRolloutBuffer,
         seed=config.seed, device=config.device, verbose=config.verbose,
     )
 
