@@ -59,6 +59,9 @@ def available_agents() -> list[str]:
 
 
 _ENTRY_POINT_NAMES: set[str] = set()  # entry points once seen (they stay installed while the process runs)
+#: Factories loaded from entry points, by name: scanning the installed packages took about 3 ms, once per env built
+#: with an entry-point opponent (0.41 s of the 0.44 s that building a training run's 128 envs took).
+_ENTRY_POINT_FACTORIES: dict[str, Callable[..., Agent]] = {}
 
 
 def is_agent_name(name: str) -> bool:
@@ -90,13 +93,14 @@ def make_agent(spec: str | Agent | Callable[..., int], **kwargs: Any) -> Agent:
 
 def agent_factory(name: str) -> Callable[..., Agent]:
     """The factory registered under ``name`` (at run time or as a ``ccg_env.agents`` entry point)."""
-    factory = _REGISTRY.get(name)
+    factory = _REGISTRY.get(name) or _ENTRY_POINT_FACTORIES.get(name)
     if factory is not None:
         return factory
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     if not found:
         raise ValueError(f"unknown agent {name!r}; available: {', '.join(available_agents()) or 'none'}")
-    return found[0].load()
+    factory = _ENTRY_POINT_FACTORIES[name] = found[0].load()
+    return factory
 
 
 def check_agent_options(name: str, factory: Callable[..., Agent], kwargs: dict[str, Any]) -> None:

@@ -72,6 +72,17 @@ def test_agent_names_are_those_make_agent_accepts(monkeypatch):
     assert not agent_api.is_agent_name("picky")  # unregistered: no longer a name
 
 
+def test_an_entry_point_is_looked_up_once_per_process(monkeypatch):
+    agent_api.agent_factory("heuristic")
+    scans = []
+    monkeypatch.setattr(agent_api, "entry_points", lambda **kwargs: scans.append(kwargs) or [])
+    assert agent_api.agent_factory("heuristic").__name__ == "HeuristicAgent"  # no scan: the installed packages'
+    assert not scans                                                          # entry points would come back empty
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        agent_api.agent_factory("nobody")  # an unknown name is looked up every time
+    assert scans
+
+
 def test_build_agent_names_the_spec_in_its_errors():
     from agents.arena import build_agent
 
