@@ -3,7 +3,7 @@
 The YAML data in the top-level ``configs/`` folder ships inside the package as ``ccg_env.configs``
 (``package-dir`` in pyproject.toml maps it), so its packages are listed here by hand from that folder.
 
-The engine and env modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python,
+The engine, env and heuristic modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python,
 about 2.8 times as fast per engine decision). Where that cannot be done (no mypyc or no C compiler) the install
 warns and keeps the pure-Python engine, unless ``CCG_ENV_REQUIRE_COMPILED=1`` (the Makefile sets it) makes that
 an error. ``CCG_ENV_PURE_PYTHON=1`` skips compiling.
@@ -44,7 +44,7 @@ def compiled_engine() -> list:
     except ImportError as error:
         _give_up(f"mypyc is not available ({error})")
         return []
-    paths = [str(NATIVE["source_path"](m, Path("ccg_env"))) for m in NATIVE["COMPILED_MODULES"]]
+    paths = [str(NATIVE["source_path"](m, Path("."))) for m in NATIVE["COMPILED_MODULES"]]
     try:
         return mypycify(paths, opt_level="3", group_name=NATIVE["SHARED_LIBRARY"])
     except (SystemExit, Exception) as error:  # mypyc exits on type errors after printing them
@@ -65,7 +65,7 @@ class BuildEngine(build_ext):
             return
         from mypy.version import __version__ as mypy_version
 
-        sources = NATIVE["source_digests"](HERE / "ccg_env")
+        sources = NATIVE["source_digests"](HERE)
         target = HERE if self.inplace else Path(self.build_lib)
         manifest = json.dumps({"compiler": f"mypyc {mypy_version}", "sources": sources}, indent=1)
         (target / "ccg_env" / "engine" / NATIVE["MANIFEST"]).write_text(manifest + "\n")

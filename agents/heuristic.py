@@ -60,6 +60,12 @@ class Board:
     def is_enemy_hero(self, uid: int | None) -> bool:
         return uid == self.enemy.hero.uid
 
+    def card(self, uid: int | None) -> CardView:
+        """The visible card ``uid`` (a choice's source or target: plays, attacks and powers always name them)."""
+        if uid is None:
+            raise ValueError("the heuristic looked up a choice's card, but the choice names none")
+        return self.cards[uid]
+
 
 def choose(view: GameView, choices: list[Choice] | None = None) -> Choice:
     """The heuristic's choice for the player on turn in ``view`` (``END_TURN`` when nothing is worth doing)."""
@@ -137,12 +143,12 @@ def mulligan_choice(view: GameView, choices: list[Choice]) -> Choice:
 
 def _lethal(board: Board, plays: list[Choice], attacks: list[Choice]) -> Choice | None:
     face_attacks = [a for a in attacks if board.is_enemy_hero(a.target)]
-    burn = sorted(((face_damage(board.cards[p.source].definition), p) for p in plays
+    burn = sorted(((face_damage(board.card(p.source).definition), p) for p in plays
                    if board.is_enemy_hero(p.target)), key=lambda pair: -pair[0])
-    reach = sum(_attacks_left(board.cards[uid]) * board.cards[uid].attack for uid in {a.source for a in face_attacks})
+    reach = sum(_attacks_left(board.card(uid)) * board.card(uid).attack for uid in {a.source for a in face_attacks})
     mana = board.own.mana
     for damage, play in burn:
-        cost = board.cards[play.source].cost
+        cost = board.card(play.source).cost
         if damage > 0 and cost <= mana:
             reach, mana = reach + damage, mana - cost
     if reach < board.enemy_hp:
@@ -170,7 +176,7 @@ def _best_trade(board: Board, attacks: list[Choice]) -> Choice | None:
 
 
 def _trade_score(board: Board, choice: Choice, taunt_blocks: bool) -> float:
-    attacker, defender = board.cards[choice.source], board.cards[choice.target]
+    attacker, defender = board.card(choice.source), board.card(choice.target)
     kills = can_kill(attacker.attack, defender, poisonous=bool(attacker.keywords & POISONOUS))
     if attacker.card_type is CardType.HERO:
         hurt = defender.attack + (2 if defender.keywords & FREEZE else 0)
@@ -192,7 +198,7 @@ def _trade_score(board: Board, choice: Choice, taunt_blocks: bool) -> float:
 def _best_play(board: Board, plays: list[Choice]) -> Choice | None:
     best, best_score = None, 0.0
     for play in _preferred(board, plays):
-        card = board.cards[play.source]
+        card = board.card(play.source)
         score = _play_score(board, card, play.target)
         if score > best_score + 1e-9 and score >= _threshold(card):
             best, best_score = play, score
@@ -204,13 +210,14 @@ def _preferred(board: Board, plays: list[Choice]) -> list[Choice]:
     out: list[Choice] = []
     preferred: dict[int, set[int]] = {}
     for play in plays:
-        if play.target is None:
+        source, target = play.source, play.target
+        if source is None or target is None:  # untargeted (every play names its card)
             out.append(play)
             continue
-        if play.source not in preferred:
-            names = set(board.view.preferred_targets(play.source))
-            preferred[play.source] = names or {p.target for p in plays if p.source == play.source}
-        if play.target in preferred[play.source]:
+        if source not in preferred:
+            names = set(board.view.preferred_targets(source))
+            preferred[source] = names or {p.target for p in plays if p.source == source and p.target is not None}
+        if target in preferred[source]:
             out.append(play)
     return out
 
@@ -333,7 +340,7 @@ def _best_hero_power(board: Board, powers: list[Choice]) -> Choice | None:
     candidates = [p for p in powers if p.target in preferred] or powers
     best, best_score = None, 0.0
     for use in candidates:
-        power = board.cards[use.source]
+        power = board.card(use.source)
         score = sum(_power_ability_score(board, power, ability, use.target)
                     for ability in battlecries(power.definition))
         if score > best_score + 1e-9:

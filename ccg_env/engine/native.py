@@ -1,6 +1,6 @@
 """Whether the engine runs its mypyc-compiled modules or their Python sources, and which one is running.
 
-Installing the package compiles the engine and env modules listed here with mypyc when it can (setting
+Installing the package compiles the engine, env and heuristic modules listed here with mypyc when it can (setting
 ``CCG_ENV_PURE_PYTHON=1`` at install time skips that) and records a hash of every source it compiled in
 ``_compiled.json``. At import, the compiled modules are used only if all of them are present and match their
 sources; otherwise, or with ``CCG_ENV_PURE_PYTHON=1`` at run time, the sources themselves are imported, so an
@@ -24,23 +24,26 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
-#: Modules compiled by the install, relative to ``ccg_env``: the ones every decision and env step runs through.
+#: Modules compiled by the install, by their full names: the ones every decision and env step runs through.
 #: The engine's action system, actions, state, targeting, legal-move generation and systems run on every decision
 #: (2.8x the decisions per second compiled, benchmarks/README.md); ``engine.attacks`` answers the observation's
 #: "can attack" columns; ``env.codec``, ``env.masks``, ``env.observation_writer``, ``env.core`` and ``env.duel``
-#: run on every env step (2.2x the batched env's steps). Everything else (card and rules loading, scenarios,
-#: JSON, the view, the AEC and Gymnasium adapters, training, agents) is plain Python: it runs once per game or
-#: less, where compiling gains nothing measurable.
-COMPILED_MODULES = (
+#: run on every env step (2.2x the batched env's steps). The heuristic (``agents.heuristic``, its
+#: ``agents.evaluation`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
+#: step of training against it and for both players on every step of a search rollout (1.2x the batched env's
+#: steps with the heuristic as opponent, 1.7x the search agent's decisions per second). Everything else (card and
+#: rules loading, scenarios, JSON, the AEC and Gymnasium adapters, training, the other agents) is plain Python: it
+#: runs once per game or less, where compiling gains nothing measurable.
+COMPILED_MODULES = tuple(f"ccg_env.{m}" for m in (
     "engine.action_system", "engine.actions", "engine.attacks", "engine.choices", "engine.definitions",
     "engine.events", "engine.factory", "engine.game", "engine.rng", "engine.rules", "engine.state",
-    "engine.targeting", "engine.vocabulary", "engine.systems.abilities", "engine.systems.combat",
+    "engine.targeting", "engine.view", "engine.vocabulary", "engine.systems.abilities", "engine.systems.combat",
     "engine.systems.damage", "engine.systems.death", "engine.systems.effects", "engine.systems.hero_power",
     "engine.systems.keywords", "engine.systems.mana", "engine.systems.match", "engine.systems.mulligan",
     "engine.systems.play", "engine.systems.player", "engine.systems.secrets", "engine.systems.summon",
     "engine.systems.victory", "engine.systems.weapons",
     "env.codec", "env.core", "env.duel", "env.masks", "env.observation_writer",
-)
+)) + ("agents.evaluation", "agents.heuristic")
 #: The shared library mypyc builds for all of them (a module of the package).
 SHARED_LIBRARY = "ccg_env.engine._native"
 #: What the install writes beside this file after compiling: the compiler and each source's hash.
@@ -48,19 +51,19 @@ MANIFEST = "_compiled.json"
 #: Set to anything but "" or "0" to skip compiling at install time, or to run the sources at run time.
 PURE_ENV_VAR = "CCG_ENV_PURE_PYTHON"
 
-_PACKAGE = "ccg_env"
 _HERE = Path(__file__).resolve().parent
-_ROOT = _HERE.parent  # the ccg_env folder
+_ROOT = _HERE.parent.parent  # the folder holding the ccg_env and agents packages
 
 
 def source_path(module: str, root: Path = _ROOT) -> Path:
-    """The ``.py`` file of a module named relative to the ``ccg_env`` package (whose folder is ``root``)."""
+    """The ``.py`` file of a module given by its full name, under ``root`` (the folder holding its package)."""
     return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
 def source_digests(root: Path = _ROOT) -> dict[str, str]:
-    """SHA-256 of every compiled module's source, by module name."""
-    return {m: hashlib.sha256(source_path(m, root).read_bytes()).hexdigest() for m in COMPILED_MODULES}
+    """SHA-256 of every compiled module's source, by module name (modules without a source left out)."""
+    paths = {m: source_path(m, root) for m in COMPILED_MODULES}
+    return {m: hashlib.sha256(path.read_bytes()).hexdigest() for m, path in paths.items() if path.exists()}
 
 
 def pure_python_requested() -> bool:
@@ -90,7 +93,7 @@ def out_of_date(manifest: dict | None = None) -> list[str]:
     recorded = (manifest if manifest is not None else _manifest()).get("sources")
     recorded = recorded if isinstance(recorded, dict) else {}
     current = source_digests()
-    return [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current[m]]
+    return [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current.get(m)]
 
 
 def _choose(built: bool) -> tuple[bool, str]:
@@ -120,7 +123,7 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None):
         if fullname not in self.names:
             return None
-        return importlib.util.spec_from_file_location(fullname, source_path(fullname[len(_PACKAGE) + 1:]))
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 
 def select_build() -> tuple[bool, str]:
@@ -131,7 +134,7 @@ def select_build() -> tuple[bool, str]:
     built = any(_extension_of(m) is not None for m in COMPILED_MODULES)
     compiled, description = _choose(built)
     if built and not compiled:  # compiled modules sit beside the sources: import the sources instead
-        sys.meta_path.insert(0, _SourcesFirst([f"{_PACKAGE}.{m}" for m in COMPILED_MODULES]))
+        sys.meta_path.insert(0, _SourcesFirst(COMPILED_MODULES))
     return compiled, description
 
 

@@ -59,6 +59,29 @@ ENV_DIGEST_SCRIPT = textwrap.dedent("""
     print(digest.hexdigest())
 """)
 
+#: Plays seeded heuristic-against-heuristic games on every packaged deck pair (the heuristic reads a GameView,
+#: both compiled with the engine) and prints a digest of every choice and final state.
+HEURISTIC_DIGEST_SCRIPT = textwrap.dedent("""
+    import hashlib
+    from pathlib import Path
+    import agents.heuristic
+    from agents.heuristic import choose
+    from ccg_env.engine import Game
+    from ccg_env.engine.decks import default_deck_paths
+    from ccg_env.engine.view import GameView
+    decks = sorted(default_deck_paths())
+    digest = hashlib.sha256()
+    for seed in range(len(decks) ** 2):
+        game = Game.new(seed=seed, decks=[decks[seed % len(decks)], decks[seed // len(decks)]])
+        while not game.is_over:
+            view = GameView(game, game.state.current)
+            choice = choose(view)
+            digest.update(repr((choice, view.own, view.enemy)).encode())
+            game.apply(choice)
+        digest.update(game.to_json().encode())
+    print(Path(agents.heuristic.__file__).suffix, digest.hexdigest())
+""")
+
 
 def _run(script: str, *, pure: bool, cwd: Path | None = None, path: Path | None = None) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV_VAR}
@@ -91,26 +114,34 @@ def test_compiled_and_pure_python_envs_write_identical_observations_and_masks():
 
 
 @needs_compiled
+def test_compiled_and_pure_python_heuristics_make_identical_choices():
+    compiled, pure = _run(HEURISTIC_DIGEST_SCRIPT, pure=False)[0], _run(HEURISTIC_DIGEST_SCRIPT, pure=True)[0]
+    assert compiled.split()[0] == ".so" and pure.split()[0] == ".py"
+    assert compiled.split()[1] == pure.split()[1]
+
+
+@needs_compiled
 def test_an_edited_source_runs_uncompiled_with_a_warning(tmp_path):
     """A copy of the package whose game.py changed after compiling must not run the stale compiled module."""
-    package = Path(ccg_env.__file__).parent
-    copy = tmp_path / "ccg_env"
-    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    game_py = source_path("engine.game", copy)
+    root = Path(ccg_env.__file__).parent.parent
+    for package in ("ccg_env", "agents"):
+        shutil.copytree(root / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    game_py = source_path("ccg_env.engine.game", tmp_path)
     game_py.write_text(game_py.read_text() + "\nEDITED_AFTER_COMPILING = True\n")
     lines = _run("import ccg_env.engine as e, ccg_env.engine.game as g; print(e.ENGINE_BUILD); "
                  "print(g.EDITED_AFTER_COMPILING, g.__file__)", pure=False, cwd=tmp_path, path=tmp_path)
     assert lines[0] == "pure Python (compiled modules out of date)"
     assert lines[1] == f"True {game_py}"
-    assert any("does not match its sources (engine.game)" in line and "make build" in line for line in lines[2:])
+    assert any("does not match its sources (ccg_env.engine.game)" in line and "make build" in line
+               for line in lines[2:])
 
 
 @needs_compiled
 def test_the_manifest_records_every_compiled_source():
     manifest = json.loads((Path(ccg_env.__file__).parent / "engine" / MANIFEST).read_text())
     assert set(manifest["sources"]) == set(COMPILED_MODULES)
-    game_hash = hashlib.sha256(source_path("engine.game").read_bytes()).hexdigest()
-    assert manifest["sources"]["engine.game"] == game_hash and manifest["compiler"].startswith("mypyc ")
+    game_hash = hashlib.sha256(source_path("ccg_env.engine.game").read_bytes()).hexdigest()
+    assert manifest["sources"]["ccg_env.engine.game"] == game_hash and manifest["compiler"].startswith("mypyc ")
 
 
 def test_a_slotted_python_subclass_of_a_compiled_action_keeps_its_fields():
