@@ -44,6 +44,27 @@ def test_sampling_never_draws_an_illegal_action(logits_and_masks):
         assert drawn.shape == (64,) and masks[torch.arange(64), drawn].all()
 
 
+def test_samples_follow_the_probabilities():
+    probs = torch.tensor([[0.0, 0.5, 0.0, 0.3, 0.2, 0.0]])
+    distribution = LegalActionsCategorical(probs.log().expand(20_000, -1), probs.expand(20_000, -1) > 0)
+    torch.manual_seed(2)
+    counts = torch.bincount(distribution.sample(), minlength=6) / 20_000
+    assert counts[[0, 2, 5]].sum() == 0
+    assert torch.allclose(counts, probs[0], atol=0.015), counts  # 20,000 draws: about 0.0035 standard error
+
+
+def test_a_draw_at_the_top_of_the_range_stays_legal(logits_and_masks, monkeypatch):
+    """A uniform draw that rounds up to a row's total lands past the last running sum: it must stay legal."""
+    logits, masks = logits_and_masks
+    masks[:, -1] = False  # the last action is illegal everywhere, so running past the end would pick it
+    masks[:, 0] = True
+    distribution = LegalActionsCategorical(logits, masks)
+    monkeypatch.setattr(torch, "rand", lambda *shape, **kwargs: torch.ones(*shape, **kwargs))
+    drawn = distribution.sample()
+    assert masks[torch.arange(64), drawn].all()
+    assert torch.equal(drawn, distribution.probs.argmax(-1))
+
+
 def test_gradients_are_finite_and_reach_only_legal_logits(logits_and_masks):
     logits, masks = logits_and_masks
     logits = logits.clone().requires_grad_()
