@@ -67,7 +67,9 @@ def prepare_scratch() -> list[str]:
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", "_compiled.json")
-    for folder in ("ccg_env", "configs", "tests", "docs"):  # docs: tests check the card tables in docs/cards.md
+    # docs: tests check the card tables in docs/cards.md; agents: the tests import this tree's agents, whose heuristic
+    # is compiled with the engine and so must run as pure Python beside it (never the editable install's build)
+    for folder in ("ccg_env", "agents", "configs", "tests", "docs"):
         shutil.copytree(ROOT / folder, SCRATCH / folder, ignore=skip)
     (SCRATCH / "benchmarks").mkdir()
     for name in ("mutmut_plugin.py", "mutation_preload.txt"):
