@@ -211,7 +211,7 @@ def _preferred(board: Board, plays: list[Choice]) -> list[Choice]:
     preferred: dict[int, set[int]] = {}
     for play in plays:
         source, target = play.source, play.target
-        if source is None or target is None:  # untargeted (every play names its card)
+        if source is None or target is None:  # an untargeted play (a play always names its card)
             out.append(play)
             continue
         if source not in preferred:

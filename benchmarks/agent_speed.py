@@ -60,7 +60,8 @@ def training_env(steps: int) -> tuple[float, str]:
     env.reset()
     rng, digest, done, inside = np.random.default_rng(0), hashlib.sha256(), 0, 0.0
     while done < steps:
-        actions = (rng.random(env.action_masks().shape) * env.action_masks()).argmax(1)
+        masks = env.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(1)
         start = time.perf_counter()
         _, rewards, _, _ = env.step(actions)
         inside += time.perf_counter() - start

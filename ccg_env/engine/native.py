@@ -30,7 +30,7 @@ from typing import Sequence
 #: "can attack" columns; ``env.codec``, ``env.masks``, ``env.observation_writer``, ``env.core`` and ``env.duel``
 #: run on every env step (2.2x the batched env's steps). The heuristic (``agents.heuristic``, its
 #: ``agents.evaluation`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
-#: step of training against it and for both players on every step of a search rollout (1.2x the batched env's
+#: step of training against it and for both players on every step of a search rollout (1.37x the batched env's
 #: steps with the heuristic as opponent, 1.7x the search agent's decisions per second). Everything else (card and
 #: rules loading, scenarios, JSON, the AEC and Gymnasium adapters, training, the other agents) is plain Python: it
 #: runs once per game or less, where compiling gains nothing measurable.
