@@ -89,11 +89,16 @@ def _manifest() -> dict:
 
 
 def out_of_date(manifest: dict | None = None) -> list[str]:
-    """The compiled modules that are missing or do not match their sources (all of them when none was built)."""
+    """The compiled modules that are missing or do not match their sources (all of them when none was built).
+
+    A module with neither a source nor a compiled file is not part of this tree (a copy of ``ccg_env`` without
+    ``agents`` beside it) and does not count.
+    """
     recorded = (manifest if manifest is not None else _manifest()).get("sources")
     recorded = recorded if isinstance(recorded, dict) else {}
     current = source_digests()
-    return [m for m in COMPILED_MODULES if _extension_of(m) is None or recorded.get(m) != current.get(m)]
+    present = [m for m in COMPILED_MODULES if m in current or _extension_of(m) is not None]
+    return [m for m in present if _extension_of(m) is None or recorded.get(m) != current.get(m)]
 
 
 def _choose(built: bool) -> tuple[bool, str]:

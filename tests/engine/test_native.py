@@ -137,6 +137,16 @@ def test_an_edited_source_runs_uncompiled_with_a_warning(tmp_path):
 
 
 @needs_compiled
+def test_a_copy_of_the_engine_without_the_agents_still_runs_compiled(tmp_path):
+    """The heuristic is compiled with the engine, but the engine does not need it: without ``agents`` beside it,
+    ``ccg_env`` alone still runs its compiled modules."""
+    shutil.copytree(Path(ccg_env.__file__).parent, tmp_path / "ccg_env", ignore=shutil.ignore_patterns("__pycache__"))
+    lines = _run("import ccg_env.engine as e, ccg_env.engine.game as g; print(e.ENGINE_BUILD); print(g.__file__)",
+                 pure=False, cwd=tmp_path, path=tmp_path)
+    assert lines[0].startswith("compiled (mypyc") and lines[1].endswith(".so"), lines
+
+
+@needs_compiled
 def test_the_manifest_records_every_compiled_source():
     manifest = json.loads((Path(ccg_env.__file__).parent / "engine" / MANIFEST).read_text())
     assert set(manifest["sources"]) == set(COMPILED_MODULES)
