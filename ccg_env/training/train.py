@@ -515,7 +515,10 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     try:
         with stop_signals_interrupt():
             if config.imitation:
-                warm_start(config, model.policy, run_dir)
+                data = warm_start(config, model.policy, run_dir)
+                kept = make_kept_imitation_callback(config, model.policy, data)
+                if kept is not None:
+                    callbacks.append(kept)
             model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     except KeyboardInterrupt:  # Ctrl-C or a stop signal: keep what was learned; the model is saved below
         interrupted = True
@@ -527,13 +530,36 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
 
 
-def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> None:
+def make_kept_imitation_callback(config: TrainConfig, policy: Any, data: Any) -> Any:
+    """With ``imitation.keep_coef`` above 0, an SB3 callback that fits the teacher's moves before every rollout
+    (:class:`ccg_env.training.imitation.KeptImitation`) and logs their cross-entropy as ``train/imitation_loss``;
+    otherwise None."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from .imitation import ImitationSettings, KeptImitation
+
+    settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
+    if settings.keep_coef == 0:
+        return None
+    kept = KeptImitation(policy, data, settings, config.max_grad_norm, config.seed + 1)
+
+    class KeepTeacher(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            self.logger.record("train/imitation_loss", kept.step(self.model.policy.optimizer))
+
+        def _on_step(self) -> bool:
+            return True
+
+    return KeepTeacher()
+
+
+def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> Any:
     """The ``imitation:`` stage before PPO: record the teacher in the learner's seat, fit ``policy`` to it.
 
     ``policy`` is what :func:`ccg_env.training.imitation.fit` takes (an SB3 policy, or the RLlib backend's module
     student). The teacher plays a fresh copy of the training env (the heuristic stands in for a league or
     self-play, which have no snapshots yet); each epoch's losses and held-out accuracy are appended to
-    ``imitation.csv``.
+    ``imitation.csv``. Returns the recorded decisions (:class:`ccg_env.training.imitation.Demonstrations`).
     """
     from tqdm import tqdm
 
@@ -557,6 +583,7 @@ def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> None:
             bar.set_postfix_str(f"held-out accuracy {result.held_out_accuracy:.3f}")
 
         fit(policy, data, settings, config.seed, on_epoch)
+    return data
 
 
 def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:

@@ -47,7 +47,8 @@ class TrainConfig:
     imitation: dict = field(default_factory=dict)
     """warm start before PPO (empty: none): a teacher agent plays the learner's seat and the policy is fitted to
     its moves and outcomes (:class:`ccg_env.training.imitation.ImitationSettings` fields: ``teacher``,
-    ``samples``, ``epochs``, ``batch_size``, ``learning_rate``, ``value_coef``)"""
+    ``samples``, ``epochs``, ``batch_size``, ``learning_rate``, ``value_coef``, and for the SB3 backend ``keep_coef``
+    and ``keep_batches``: the teacher's moves kept in the loss during PPO)"""
     init_model: Union[str, None] = None
     """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
     a stable-baselines3 ``.zip`` needs ``trust_model``"""
@@ -220,7 +221,10 @@ def _check_game(config: TrainConfig) -> None:
         if config.init_model is not None:
             raise ValueError("train config: imitation and init_model are both set: the warm start would refit the "
                              "loaded model to the teacher; drop one (--set 'imitation={}' continues a model)")
-        ImitationSettings.from_dict(config.imitation, "train config: imitation")
+        settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
+        if settings.keep_coef and config.backend == "rllib":
+            raise ValueError("train config: imitation: keep_coef (the teacher's moves kept in the loss during PPO) "
+                             "is for backend sb3; drop it for rllib")
     if config.backend == "rllib":
         _check_rllib(config)
     elif config.league or config.opponent == "league":
