@@ -262,3 +262,38 @@ def test_the_train_config_takes_attention_layers_for_the_slot_policy_only():
         TrainConfig(policy="slot", policy_kwargs={"slot_dim": 5000})
     with pytest.raises(ValueError, match="'attention_layers' is not an option of policy 'mlp'"):
         TrainConfig(policy="mlp", policy_kwargs={"attention_layers": 1})
+
+
+def test_bfloat16_training_steps_are_close_to_float32_and_acting_stays_float32(env, tmp_path):
+    from ccg_env.saved_policy import load_model, save_policy
+    from ccg_env.training.train import load_config, make_model, make_vec_env
+
+    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {
+        "slot_dim": SLOT_DIM, "global_dim": GLOBAL_DIM, "head_dim": 8, "pooled_value": True, "bfloat16": True}})
+    vec_env = make_vec_env(config, 2, "random")
+    policy = make_model(config, vec_env).policy
+    assert policy.features_extractor.bfloat16 and policy.action_net.bfloat16
+    observations = _observations(env)
+    actions = torch.zeros(len(observations), dtype=torch.long)
+    with torch.no_grad():
+        acting = policy.get_distribution(observations).distribution.logits
+    taking_gradients = policy.get_distribution(observations).distribution.logits
+    assert acting.dtype == taking_gradients.dtype == torch.float32
+    assert not torch.equal(acting, taking_gradients)  # the training step did compute in bfloat16
+    assert torch.allclose(acting, taking_gradients, atol=0.05)
+    values, log_prob, _ = policy.evaluate_actions(observations, actions)
+    (values.sum() + log_prob.sum()).backward()  # the weights and their gradients stay float32
+    assert all(p.dtype == torch.float32 and (p.grad is None or p.grad.dtype == torch.float32)
+               for p in policy.parameters())
+    assert policy.action_net.key_out["card"].weight.grad.abs().sum() > 0
+    policy.features_extractor.bfloat16 = policy.action_net.bfloat16 = False
+    with torch.no_grad():
+        assert torch.equal(acting, policy.get_distribution(observations).distribution.logits)  # float32 without grad
+
+    setup = vec_env.batch.setup
+    path = save_policy(tmp_path / "bf16.ccgmodel", policy, setup.rules, setup.cards, {"run": "test"})
+    assert "bfloat16" not in load_model(path).metadata.policy_kwargs  # a training setting: models play in float32
+    with pytest.raises(ValueError, match="bfloat16 must be true or false"):
+        load_config("smoke", {"policy": "slot", "policy_kwargs": {"bfloat16": 1}})
+    with pytest.raises(ValueError, match="bfloat16: backend rllib's slot module computes in float32 only"):
+        load_config("smoke", {"backend": "rllib", "policy": "slot", "policy_kwargs": {"bfloat16": True}})

@@ -155,7 +155,7 @@ FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "
 POLICIES = ("mlp", "slot")
 #: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
 SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool,
-                      "attention_layers": int}
+                      "attention_layers": int, "bfloat16": bool}
 #: The largest value of each whole-number option that a model file holds (``ccg_env.model_file``), so that no run
 #: trains for an hour and then cannot be saved.
 SLOT_POLICY_MAXIMA = {"slot_dim": MAX_LAYER_SIZE, "global_dim": MAX_LAYER_SIZE, "head_dim": MAX_LAYER_SIZE,
@@ -283,6 +283,8 @@ def _check_rllib(config: TrainConfig) -> None:
         if config.policy_kwargs.get(key, True) is not True:
             raise ValueError(f"train config: policy_kwargs: {key}: backend rllib's slot module supports only true, "
                              f"got {config.policy_kwargs[key]!r}")
+    if config.policy_kwargs.get("bfloat16", False):
+        raise ValueError("train config: policy_kwargs: bfloat16: backend rllib's slot module computes in float32 only")
 
 
 def _check_model_trust(config: TrainConfig) -> None:
