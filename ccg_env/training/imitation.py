@@ -188,6 +188,15 @@ class SB3Student:
         return distribution.distribution.probs.argmax(dim=1), distribution.log_prob(actions)
 
 
+def training_count(data: Demonstrations) -> int:
+    """How many of the recorded decisions, from the first, are trained on: all but the last :data:`HELD_OUT` share
+    (at least one); raises ValueError when none would be left."""
+    count = len(data) - max(1, int(len(data) * HELD_OUT))
+    if count < 1:
+        raise ValueError(f"imitation: {len(data)} recorded decisions are too few to fit and hold some out")
+    return count
+
+
 def fit(policy: Any, data: Demonstrations, settings: ImitationSettings, seed: int,
         on_epoch: Callable[[EpochResult], None] | None = None) -> list[EpochResult]:
     """Fit ``policy`` to ``data``; return one :class:`EpochResult` per epoch.
@@ -199,10 +208,7 @@ def fit(policy: Any, data: Demonstrations, settings: ImitationSettings, seed: in
     import torch
 
     student = policy if hasattr(policy, "values_and_log_probs") else SB3Student(policy)
-    held = max(1, int(len(data) * HELD_OUT))
-    train_count = len(data) - held
-    if train_count < 1:
-        raise ValueError(f"imitation: {len(data)} recorded decisions are too few to fit and hold some out")
+    train_count = training_count(data)
     optimizer = torch.optim.Adam(student.parameters(), lr=settings.learning_rate)
     rng = np.random.default_rng(seed)
     started = time.perf_counter()
@@ -249,9 +255,7 @@ class KeptImitation:
                  seed: int) -> None:
         self.student = SB3Student(policy)
         self.data, self.settings, self.max_grad_norm = data, settings, max_grad_norm
-        self.train_count = len(data) - max(1, int(len(data) * HELD_OUT))
-        if self.train_count < 1:
-            raise ValueError(f"imitation: {len(data)} recorded decisions are too few to keep in the loss")
+        self.train_count = training_count(data)
         self.rng = np.random.default_rng(seed)
 
     def draw(self) -> np.ndarray:
