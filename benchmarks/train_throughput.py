@@ -14,6 +14,11 @@ the update taken apart, forward and backward of each part on its own (inputs det
 the value network, the action head and the masked distribution (log-probabilities and entropy), beside the whole
 step (forward, loss, backward, optimizer) they add up to. Medians over ``--repeats`` (and 5 timings per part).
 
+With ``async_rollouts: true`` (the default config's setting) the env and the rollouts' forward passes run in the
+worker process, which builds its own env from the config: the no-op comparison and the env's share are then not
+measured, and the profile splits the learner's time into waiting for the worker's rollout, the PPO update and the
+rest.
+
 ``--against KEY=VALUE`` (repeatable) measures a variant of the config beside it instead: both learn ``--timesteps``
 steps in every repeat, in alternating order, and the median of the per-repeat speed ratios is reported.
 
@@ -240,25 +245,32 @@ def main() -> None:
     for _ in range(args.repeats):
         real = make_timed_env(config)
         real_seconds, model, clock = learn_seconds(real, config, args.timesteps)
-        noop_seconds = learn_seconds(NoOpVecEnv(make_vec_env(config, config.num_envs, "random")), config,
-                                     args.timesteps)[0]
+        real_rates.append(args.timesteps / real_seconds)
         if args.profile:
-            shares = {"env (inside its methods)": real.env_seconds,
-                      "policy while collecting rollouts": clock.collect - real.env_seconds,
-                      "PPO update": clock.update,
-                      "the rest (callbacks, logging, setup)": real_seconds - clock.collect - clock.update}
+            if config.async_rollouts:
+                shares = {"waiting for the worker's rollout": clock.collect, "PPO update": clock.update}
+            else:
+                shares = {"env (inside its methods)": real.env_seconds,
+                          "policy while collecting rollouts": clock.collect - real.env_seconds,
+                          "PPO update": clock.update}
+            shares["the rest (callbacks, logging, setup)"] = real_seconds - clock.collect - clock.update
             for name, seconds in shares.items():
                 phases.setdefault(name, []).append(seconds / real_seconds)
             for name, ms in minibatch_parts_ms(model).items():
                 parts.setdefault(name, []).append(ms)
-        real_rates.append(args.timesteps / real_seconds)
+        if config.async_rollouts:  # the worker plays its own env: a no-op env here would change nothing
+            continue
+        noop_seconds = learn_seconds(NoOpVecEnv(make_vec_env(config, config.num_envs, "random")), config,
+                                     args.timesteps)[0]
         noop_rates.append(args.timesteps / noop_seconds)
         direct.append(real.env_seconds / real_seconds)
         difference.append((real_seconds - noop_seconds) / real_seconds)
-    print(f"MaskablePPO on the batched env : {statistics.median(real_rates):>8,.0f} env-steps/s")
-    print(f"MaskablePPO on the no-op env   : {statistics.median(noop_rates):>8,.0f} env-steps/s")
-    print(f"env share of training time     : {statistics.median(direct):>8.1%} measured inside the env, "
-          f"{statistics.median(difference):.1%} from (t_real - t_noop) / t_real")
+    print(f"MaskablePPO on the batched env : {statistics.median(real_rates):>8,.0f} env-steps/s"
+          + (" (rollouts played by the async_rollouts worker)" if config.async_rollouts else ""))
+    if noop_rates:
+        print(f"MaskablePPO on the no-op env   : {statistics.median(noop_rates):>8,.0f} env-steps/s")
+        print(f"env share of training time     : {statistics.median(direct):>8.1%} measured inside the env, "
+              f"{statistics.median(difference):.1%} from (t_real - t_noop) / t_real")
     if args.profile:
         steps_per_update = rollout * config.n_epochs
         print("\nwhere the real run's time goes (median share of its wall time):")

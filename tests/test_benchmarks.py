@@ -34,6 +34,9 @@ RUNS = [
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "1", "--profile"],
      ["MaskablePPO on the batched env", "MaskablePPO on the no-op env", "env share of training time",
       "policy while collecting rollouts", "PPO update", "features extractor", "masked distribution", "whole step"]),
+    (["train_throughput.py", "--config", "smoke", "--set", "async_rollouts=true", "--timesteps", "1024", "--repeats",
+      "1", "--profile"],
+     ["rollouts played by the async_rollouts worker", "waiting for the worker's rollout", "PPO update", "whole step"]),
     (["train_throughput.py", "--config", "smoke", "--timesteps", "512", "--repeats", "2", "--against", "n_epochs=1"],
      ["(A) against A with n_epochs=1 (B)", "A: ", "B: ", "B / A: "]),
 ]

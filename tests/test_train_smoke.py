@@ -46,7 +46,10 @@ def test_best_model_is_the_evaluation_with_the_highest_win_rate_the_earliest_of_
     assert (result.run_dir / "best_model.zip").is_file()
 
 
-def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("async_rollouts", [False, True], ids=["one process", "async rollouts"])
+def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, capsys, async_rollouts):
+    import multiprocessing
+
     import ccg_env.training.train as train_module
     from ccg_env.saved_policy import load_model
 
@@ -60,13 +63,15 @@ def test_ctrl_c_stops_training_and_still_saves_the_model(tmp_path, monkeypatch, 
 
     monkeypatch.setattr(train_module, "evaluate", interrupted_at_the_second_evaluation)
     assert main(["--config", "smoke", "--set", f"runs_dir={tmp_path}", "--set", "total_timesteps=4096",
-                 "--set", "eval_every=1024", "--set", "eval_games=8", "--set", "progress=true"]) == 130
+                 "--set", "eval_every=1024", "--set", "eval_games=8", "--set", "progress=true",
+                 "--set", f"async_rollouts={str(async_rollouts).lower()}"]) == 130
     captured = capsys.readouterr()
     assert captured.out.startswith("interrupted after 2048 steps")
     assert captured.err.endswith("\n"), "the progress bar is closed, so the next line starts on its own"
     run_dir = tmp_path / "smoke"
     assert load_model(run_dir / "model.ccgmodel").metadata.source["timesteps"] == 2048
     assert (run_dir / "model.zip").is_file() and len(list(csv.DictReader((run_dir / "eval.csv").open()))) == 1
+    assert not [p for p in multiprocessing.active_children() if p.name == "ccg-env rollout worker"], "it ends too"
 
 
 def test_a_stop_signal_ends_training_like_ctrl_c_and_the_model_is_saved(tmp_path, monkeypatch):

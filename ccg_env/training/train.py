@@ -461,13 +461,19 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     elif gain is not None:
         policy_kwargs.update(features_extractor_class=ScaledFlattenExtractor, features_extractor_kwargs={"gain": gain})
     rate = config.learning_rate
-    return MaskablePPO(
+    model_class: Any = MaskablePPO
+    extra: dict[str, Any] = {}
+    if config.async_rollouts:
+        from .rollouts_ahead import AsyncRolloutPPO
+
+        model_class, extra = AsyncRolloutPPO, {"worker_config": config}
+    return model_class(
         policy, env, learning_rate=rate if config.lr_schedule == "constant" else LinearSchedule(rate),
         n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
         vf_coef=config.vf_coef, max_grad_norm=config.max_grad_norm, policy_kwargs=policy_kwargs,
         rollout_buffer_class=OneCopyRolloutBuffer,
-        seed=config.seed, device=config.device, verbose=config.verbose,
+        seed=config.seed, device=config.device, verbose=config.verbose, **extra,
     )
 
 

@@ -9,7 +9,8 @@ import pytest
 train = pytest.importorskip("ccg_env.training.train", reason="ccg_env/training/train.py is not importable")
 
 BAD_CONFIGS = {
-    "unknown key": ("learnin_rate: 0.1\n", r"unknown key 'learnin_rate'; known keys: backend, batch_size"),
+    "unknown key": ("learnin_rate: 0.1\n",
+                    r"unknown key 'learnin_rate'; known keys: async_rollouts, backend, batch_size"),
     "text for a number": ("total_timesteps: lots\n", r"key 'total_timesteps' expects int, got 'lots'"),
     "fraction for a count": ("num_envs: 2.5\n", r"key 'num_envs' expects int, got 2.5"),
     "bool for a count": ("num_envs: true\n", r"key 'num_envs' expects int, got True"),

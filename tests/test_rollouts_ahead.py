@@ -1,0 +1,111 @@
+"""async_rollouts: rollouts played on a worker process, one update ahead of the learner (training.rollouts_ahead)."""
+
+import multiprocessing
+
+import numpy as np
+import pytest
+import torch
+
+from ccg_env.training.rollouts_ahead import AsyncRolloutPPO, RolloutWorkerError, _QuietCallback
+from ccg_env.training.train import load_config, make_model, make_training_env, train
+
+
+def smoke(tmp_path, **overrides):
+    return load_config("smoke", {"runs_dir": str(tmp_path), "async_rollouts": True, **overrides})
+
+
+def workers() -> list:
+    return [p for p in multiprocessing.active_children() if p.name == "ccg-env rollout worker"]
+
+
+def test_an_async_run_trains_evaluates_saves_and_stops_its_worker(tmp_path):
+    result = train(smoke(tmp_path, total_timesteps=2048))
+    assert result.timesteps == 2048
+    assert [e.timesteps for e in result.evaluations] == [1024, 2048]
+    assert (result.run_dir / "model.ccgmodel").is_file()
+    assert workers() == [], "the worker ends with learn()"
+
+
+def log_probs(policy, buffer) -> np.ndarray:
+    """``policy``'s log-probabilities of the rollout's actions, in the buffer's (n_steps, n_envs) layout."""
+    n_steps, n_envs = buffer.log_probs.shape
+    with torch.no_grad():
+        _, logp, _ = policy.evaluate_actions(
+            torch.as_tensor(buffer.observations.reshape(n_steps * n_envs, -1)),
+            torch.as_tensor(buffer.actions.reshape(-1)),
+            action_masks=buffer.action_masks.reshape(n_steps * n_envs, -1))
+    return logp.numpy().reshape(n_steps, n_envs)
+
+
+def test_each_rollout_is_played_by_the_weights_sent_before_the_previous_update(tmp_path):
+    config = smoke(tmp_path, policy="slot", net_arch=[32, 32])
+    env, _ = make_training_env(config)
+    model = make_model(config, env)
+    assert isinstance(model, AsyncRolloutPPO)
+    model._setup_learn(config.total_timesteps)
+    buffer, quiet = model.rollout_buffer, _QuietCallback()
+    initial = {k: v.clone() for k, v in model.policy.state_dict().items()}
+    try:
+        model.collect_rollouts(env, quiet, buffer, model.n_steps)  # played by the initial weights
+        chosen = buffer.actions.reshape(-1).astype(int)
+        masks = buffer.action_masks.reshape(len(chosen), -1)
+        assert masks[np.arange(len(chosen)), chosen].all(), "every recorded action is legal under its mask"
+        assert np.allclose(buffer.log_probs, log_probs(model.policy, buffer), atol=1e-5)
+        assert model.num_timesteps == model.n_steps * env.num_envs and len(model.ep_info_buffer) > 0
+
+        model.train()  # the update on rollout 0; the worker meanwhile plays rollout 1 with the initial weights
+        updated = {k: v.clone() for k, v in model.policy.state_dict().items()}
+        model.collect_rollouts(env, quiet, buffer, model.n_steps)
+        assert not np.allclose(buffer.log_probs, log_probs(model.policy, buffer), atol=1e-5), "the update changed it"
+        model.policy.load_state_dict(initial)
+        assert np.allclose(buffer.log_probs, log_probs(model.policy, buffer), atol=1e-5), "one update behind"
+
+        model.policy.load_state_dict(updated)
+        model.collect_rollouts(env, quiet, buffer, model.n_steps)  # rollout 2: played by the updated weights
+        assert np.allclose(buffer.log_probs, log_probs(model.policy, buffer), atol=1e-5)
+    finally:
+        model.close_worker()
+    assert workers() == []
+
+
+def test_a_failure_in_the_worker_is_raised_in_the_learner_with_its_traceback(tmp_path):
+    config = smoke(tmp_path)
+    env, _ = make_training_env(config)
+    model = make_model(config, env)
+    model._setup_learn(config.total_timesteps)
+    try:
+        model.collect_rollouts(env, _QuietCallback(), model.rollout_buffer, model.n_steps)
+        model._worker.receive()  # the rollout it played ahead
+        model._worker.request(0, torch.nn.Linear(2, 2))  # weights of another network
+        with pytest.raises(RolloutWorkerError, match="(?s)the rollout worker failed.*load_state_dict"):
+            model._worker.receive()
+    finally:
+        model.close_worker()
+    assert workers() == []
+
+
+@pytest.mark.parametrize("override", [{"opponent": "league"}, {"backend": "rllib"}])
+def test_async_rollouts_is_refused_where_the_learner_must_own_the_env(tmp_path, override):
+    with pytest.raises(ValueError, match="async_rollouts"):
+        smoke(tmp_path, **override)
+
+
+def test_an_async_run_is_reproducible_from_its_seed(tmp_path):
+    from ccg_env.saved_policy import load_model
+
+    weights = []
+    for name in ("first", "second"):
+        result = train(smoke(tmp_path, name=name, total_timesteps=2048, eval_every=0))
+        weights.append(load_model(result.run_dir / "model.ccgmodel").policy.state_dict())
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_learning_again_starts_a_new_worker_with_rollouts_of_the_right_shape(tmp_path):
+    config = smoke(tmp_path, eval_every=0)
+    env, _ = make_training_env(config)
+    model = make_model(config, env)
+    model.learn(1024)
+    model.learn(1024, reset_num_timesteps=False)
+    assert model.num_timesteps == 2048
+    assert workers() == []
