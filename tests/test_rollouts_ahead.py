@@ -109,3 +109,20 @@ def test_learning_again_starts_a_new_worker_with_rollouts_of_the_right_shape(tmp
     model.learn(1024, reset_num_timesteps=False)
     assert model.num_timesteps == 2048
     assert workers() == []
+
+
+def test_a_worker_that_dies_without_a_word_is_named_with_its_exit_code(tmp_path):
+    config = smoke(tmp_path)
+    env, _ = make_training_env(config)
+    model = make_model(config, env)
+    model._setup_learn(config.total_timesteps)
+    try:
+        model.collect_rollouts(env, _QuietCallback(), model.rollout_buffer, model.n_steps)
+        model._worker._process.kill()
+        with pytest.raises(RolloutWorkerError, match="the rollout worker stopped \\(exit code -9\\)"):
+            model._worker.receive()  # returns only if the rollout ahead was sent before the kill; then the next fails
+            model._worker.request(0, model.policy)
+            model._worker.receive()
+    finally:
+        model.close_worker()
+    assert workers() == []

@@ -111,23 +111,25 @@ class _WorkerHandle:
         if not self._pipe.poll(START_TIMEOUT):
             self.close()
             raise RolloutWorkerError(f"the rollout worker did not start within {START_TIMEOUT:.0f} s")
-        self._check(self._pipe.recv(), "ready")
+        self._check(self._next_message(), "ready")
 
     def request(self, slot: int, policy: Any) -> None:
         """Ask for the next rollout, played by ``policy``'s current weights, into ``slot``."""
         weights = {name: tensor.detach().cpu().numpy() for name, tensor in policy.state_dict().items()}
         try:
             self._pipe.send((slot, weights))
-        except (BrokenPipeError, ConnectionResetError) as error:
+        except OSError as error:  # a broken pipe: the worker is gone
             raise self._died() from error
 
     def receive(self) -> tuple[int, list[dict[str, Any]]]:
         """Wait for the rollout asked for last: its slot and the statistics of the episodes that ended in it."""
+        return self._check(self._next_message(), "rollout")
+
+    def _next_message(self) -> tuple[str, Any]:
         try:
-            message = self._pipe.recv()
-        except EOFError as error:
+            return self._pipe.recv()
+        except (EOFError, OSError) as error:  # the worker is gone without a word (killed, crashed in native code)
             raise self._died() from error
-        return self._check(message, "rollout")
 
     def _check(self, message: tuple[str, Any], expected: str) -> Any:
         kind, body = message
@@ -146,7 +148,7 @@ class _WorkerHandle:
         """Ask the worker to stop, and end it if it does not."""
         try:
             self._pipe.send(None)
-        except (BrokenPipeError, ConnectionResetError, OSError):
+        except OSError:  # already gone, or the pipe already closed
             pass
         self._process.join(10)
         if self._process.is_alive():
