@@ -1,5 +1,6 @@
 """async_rollouts: rollouts played on a worker process, one update ahead of the learner (training.rollouts_ahead)."""
 
+import contextlib
 import multiprocessing
 
 import numpy as np
@@ -16,6 +17,23 @@ def smoke(tmp_path, **overrides):
 
 def workers() -> list:
     return [p for p in multiprocessing.active_children() if p.name == "ccg-env rollout worker"]
+
+
+@contextlib.contextmanager
+def first_rollout_handed_over(tmp_path, **overrides):
+    """(env, model) of an async smoke config whose worker has handed over rollout 0 and plays rollout 1; afterwards
+    the worker is stopped, and checked gone."""
+    config = smoke(tmp_path, **overrides)
+    env, _ = make_training_env(config)
+    model = make_model(config, env)
+    assert isinstance(model, AsyncRolloutPPO)
+    model._setup_learn(config.total_timesteps)
+    try:
+        model.collect_rollouts(env, _QuietCallback(), model.rollout_buffer, model.n_steps)
+        yield env, model
+    finally:
+        model.close_worker()
+    assert workers() == []
 
 
 def test_an_async_run_trains_evaluates_saves_and_stops_its_worker(tmp_path):
@@ -38,15 +56,9 @@ def log_probs(policy, buffer) -> np.ndarray:
 
 
 def test_each_rollout_is_played_by_the_weights_sent_before_the_previous_update(tmp_path):
-    config = smoke(tmp_path, policy="slot", net_arch=[32, 32])
-    env, _ = make_training_env(config)
-    model = make_model(config, env)
-    assert isinstance(model, AsyncRolloutPPO)
-    model._setup_learn(config.total_timesteps)
-    buffer, quiet = model.rollout_buffer, _QuietCallback()
-    initial = {k: v.clone() for k, v in model.policy.state_dict().items()}
-    try:
-        model.collect_rollouts(env, quiet, buffer, model.n_steps)  # played by the initial weights
+    with first_rollout_handed_over(tmp_path, policy="slot", net_arch=[32, 32]) as (env, model):
+        buffer, quiet = model.rollout_buffer, _QuietCallback()  # rollout 0: played by the initial weights
+        initial = {k: v.clone() for k, v in model.policy.state_dict().items()}
         chosen = buffer.actions.reshape(-1).astype(int)
         masks = buffer.action_masks.reshape(len(chosen), -1)
         assert masks[np.arange(len(chosen)), chosen].all(), "every recorded action is legal under its mask"
@@ -63,26 +75,13 @@ def test_each_rollout_is_played_by_the_weights_sent_before_the_previous_update(t
         model.policy.load_state_dict(updated)
         model.collect_rollouts(env, quiet, buffer, model.n_steps)  # rollout 2: played by the updated weights
         assert np.allclose(buffer.log_probs, log_probs(model.policy, buffer), atol=1e-5)
-    finally:
-        model.close_worker()
-    assert workers() == []
-
 
 def test_a_failure_in_the_worker_is_raised_in_the_learner_with_its_traceback(tmp_path):
-    config = smoke(tmp_path)
-    env, _ = make_training_env(config)
-    model = make_model(config, env)
-    model._setup_learn(config.total_timesteps)
-    try:
-        model.collect_rollouts(env, _QuietCallback(), model.rollout_buffer, model.n_steps)
+    with first_rollout_handed_over(tmp_path) as (_, model):
         model._worker.receive()  # the rollout it played ahead
         model._worker.request(0, torch.nn.Linear(2, 2))  # weights of another network
         with pytest.raises(RolloutWorkerError, match="(?s)the rollout worker failed.*load_state_dict"):
             model._worker.receive()
-    finally:
-        model.close_worker()
-    assert workers() == []
-
 
 @pytest.mark.parametrize("override", [{"opponent": "league"}, {"backend": "rllib"}])
 def test_async_rollouts_is_refused_where_the_learner_must_own_the_env(tmp_path, override):
@@ -112,17 +111,9 @@ def test_learning_again_starts_a_new_worker_with_rollouts_of_the_right_shape(tmp
 
 
 def test_a_worker_that_dies_without_a_word_is_named_with_its_exit_code(tmp_path):
-    config = smoke(tmp_path)
-    env, _ = make_training_env(config)
-    model = make_model(config, env)
-    model._setup_learn(config.total_timesteps)
-    try:
-        model.collect_rollouts(env, _QuietCallback(), model.rollout_buffer, model.n_steps)
+    with first_rollout_handed_over(tmp_path) as (_, model):
         model._worker._process.kill()
         with pytest.raises(RolloutWorkerError, match="the rollout worker stopped \\(exit code -9\\)"):
             model._worker.receive()  # returns only if the rollout ahead was sent before the kill; then the next fails
             model._worker.request(0, model.policy)
             model._worker.receive()
-    finally:
-        model.close_worker()
-    assert workers() == []
