@@ -128,11 +128,13 @@ def test_a_snapshot_plays_whole_games_legally(setup, policy):
         assert duel.outcome in ("win", "loss", "draw", "turn_limit")
 
 
-def test_league_training_logs_win_rates_per_member(tmp_path):
+@pytest.mark.parametrize("async_rollouts", [False, True], ids=["one process", "async rollouts"])
+def test_league_training_logs_win_rates_per_member(tmp_path, async_rollouts):
+    """With async rollouts the league lives in the worker, and its reports reach the learner's log."""
     from ccg_env.training.train import load_config, train
 
     result = train(load_config("smoke", {"runs_dir": str(tmp_path), "opponent": "league", "total_timesteps": 2048,
-                                         "eval_every": 0, "eval_games": 8,
+                                         "eval_every": 0, "eval_games": 8, "async_rollouts": async_rollouts,
                                          "league": {"heuristic": 1.0, "random": 1.0, "snapshot_every": 512}}))
     assert [e.opponent for e in result.evaluations] == ["heuristic"], "a league evaluates against the heuristic"
     rows = list(csv.DictReader((tmp_path / "smoke" / "progress.csv").open()))

@@ -13,6 +13,10 @@ still loses to are met most; ones it beats every time fade out but are never dro
 Snapshots are copies of the policy network kept in memory on the CPU, playing their most probable legal
 action; they run through the network directly (no ``predict`` wrapper), which keeps a self-play step cheap.
 The env never imports ``agents/``: the heuristic and search resolve by name through :mod:`ccg_env.agent_api`.
+
+The pool lives in the process that plays the games: the learner's, or with ``async_rollouts`` the rollout
+worker's, where a :class:`LeagueKeeper` counts the results and takes the snapshots and each rollout's
+:class:`LeagueReport` goes back to the learner with the rollout.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +130,18 @@ class PolicyOpponent:
 
     def reset(self, seed: int) -> None:
         """Greedy and memoryless: nothing to reset."""
+
+
+@dataclass(frozen=True)
+class LeagueReport:
+    """What a rollout's games did to the league: what the training log and ``league.csv`` show after it."""
+
+    win_rates: dict[str, float] = field(default_factory=dict)
+    """the learner's win rate per member kind over the rollout's finished games (kinds without games left out)"""
+    snapshots: int = 0
+    """snapshots in the pool"""
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    """:meth:`LeaguePool.standings` at the rollout's end"""
 
 
 class LeaguePool:
@@ -236,6 +252,34 @@ class LeaguePool:
         """Forget the per-kind outcome counts (the per-member results stay for PFSP)."""
         for counts in self.outcomes.values():
             counts.clear()
+
+    def take_report(self) -> LeagueReport:
+        """The report of the games since the last one (per-kind win rates, snapshots, standings); then :meth:`clear`."""
+        report = LeagueReport(self.win_rates(), len(self.snapshots), self.standings())
+        self.clear()
+        return report
+
+
+class LeagueKeeper:
+    """Keeps the league up to date where its games are played: after every step of the training env, counts each
+    finished game against the member that played it, and every ``snapshot_every`` steps snapshots the policy."""
+
+    def __init__(self, pool: LeaguePool, opponents: list[LeagueOpponent]) -> None:
+        self.pool = pool
+        self.opponents = opponents
+        self.last_snapshot = 0
+
+    def after_step(self, dones: Any, infos: list[dict[str, Any]], timesteps: int, policy: Any) -> None:
+        """Record the games that ended in this step (``dones`` and ``infos`` per duel) and snapshot ``policy`` if
+        ``timesteps`` (the run's steps so far) has passed the next snapshot."""
+        pool = self.pool
+        for i, done in enumerate(dones):
+            if done:
+                opponent = self.opponents[i]
+                pool.record(opponent.previous_kind, infos[i]["outcome"], opponent.previous_name)
+        if timesteps - self.last_snapshot >= pool.settings.snapshot_every:
+            self.last_snapshot = timesteps
+            pool.add_snapshot(policy, f"step_{timesteps}")
 
 
 class LeagueOpponent:

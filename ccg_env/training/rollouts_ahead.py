@@ -12,6 +12,9 @@ playing policy's values, as on one process. Only the first two rollouts are play
 
 Everything the learner does between rollouts happens before the weights are sent (the kept imitation steps, the
 entropy step), and evaluations run in the learner's process while the worker waits with its finished rollout.
+A league (``opponent: league``) lives in the worker, where its games are played: the worker counts their results,
+snapshots the policy it plays with, and sends each rollout's :class:`~ccg_env.training.league.LeagueReport` with
+the rollout (the learner logs it from ``league_report``).
 The worker's arrays reach the learner through shared memory: two rollout slots, one being written while the other
 is read, so nothing is pickled per rollout but the policy's weights (a few MB) and the episodes' statistics.
 """
@@ -28,6 +31,8 @@ from sb3_contrib import MaskablePPO
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+
+    from .league import LeagueKeeper, LeagueReport
 
     from .train_config import TrainConfig
 
@@ -53,9 +58,11 @@ class AsyncRolloutPPO(MaskablePPO):
         super().__init__(*args, **kwargs)
         self.worker_config = worker_config
         self._worker: _WorkerHandle | None = None
+        self.league_report: LeagueReport | None = None
+        """the league's report on the rollout taken last (None without a league)"""
 
     def _excluded_save_params(self) -> list[str]:
-        return [*super()._excluded_save_params(), "worker_config", "_worker"]
+        return [*super()._excluded_save_params(), "worker_config", "_worker", "league_report"]
 
     def learn(self, *args: Any, **kwargs: Any) -> AsyncRolloutPPO:
         """MaskablePPO's ``learn``; the worker starts with the first rollout and stops when learning ends."""
@@ -80,7 +87,7 @@ class AsyncRolloutPPO(MaskablePPO):
             rollout_buffer.reset()  # arrays of the rollout's shape again, if an earlier learn() flattened them
             self._worker = _WorkerHandle(self.worker_config, rollout_buffer)
             self._worker.request(0, self.policy)
-        slot, episodes = self._worker.receive()
+        slot, episodes, self.league_report = self._worker.receive()
         self._worker.request(1 - slot, self.policy)
         for name, array in self._worker.slots[slot].items():
             setattr(rollout_buffer, name, array)
@@ -121,8 +128,9 @@ class _WorkerHandle:
         except OSError as error:  # a broken pipe: the worker is gone
             raise self._died() from error
 
-    def receive(self) -> tuple[int, list[dict[str, Any]]]:
-        """Wait for the rollout asked for last: its slot and the statistics of the episodes that ended in it."""
+    def receive(self) -> tuple[int, list[dict[str, Any]], LeagueReport | None]:
+        """Wait for the rollout asked for last: its slot, the statistics of the episodes that ended in it and the
+        league's report (None without a league)."""
         return self._check(self._next_message(), "rollout")
 
     def _next_message(self) -> tuple[str, Any]:
@@ -157,14 +165,23 @@ class _WorkerHandle:
         self._pipe.close()
 
 
-class _QuietCallback:
-    """The callback the worker's own ``collect_rollouts`` calls: it does nothing and never stops a rollout."""
+class _WorkerCallback:
+    """The callback the worker's own ``collect_rollouts`` calls: it keeps the league, if there is one, after every
+    step, and never stops a rollout."""
+
+    def __init__(self, keeper: LeagueKeeper | None = None) -> None:
+        self.keeper = keeper
+        self._locals: dict[str, Any] = {}
 
     def on_rollout_start(self) -> None: ...
 
-    def update_locals(self, locals_: dict[str, Any]) -> None: ...
+    def update_locals(self, locals_: dict[str, Any]) -> None:
+        self._locals = locals_
 
     def on_step(self) -> bool:
+        if self.keeper is not None:
+            model = self._locals["self"]
+            self.keeper.after_step(self._locals["dones"], self._locals["infos"], model.num_timesteps, model.policy)
         return True
 
     def on_rollout_end(self) -> None: ...
@@ -173,23 +190,24 @@ class _QuietCallback:
 def _work(config: TrainConfig, slots: list[dict[str, torch.Tensor]], pipe: Connection) -> None:
     """The worker process: build the env and policy, then play one rollout per request until told to stop."""
     try:
-        from .train import make_model, make_training_env
+        from .train import league_keeper, make_model, make_training_env
 
         torch.set_num_threads(config.torch_threads)
-        env, _ = make_training_env(config)
+        env, pool = make_training_env(config)
         model = make_model(dataclasses.replace(config, async_rollouts=False), env)
         model._setup_learn(config.total_timesteps)  # resets the seeded env, as the learner's learn() would
         views = [{name: tensor.numpy() for name, tensor in slot.items()} for slot in slots]
-        quiet = _QuietCallback()
+        callback = _WorkerCallback(None if pool is None else league_keeper(pool, env))
         pipe.send(("ready", None))
         while (request := pipe.recv()) is not None:
             slot, weights = request
             model.policy.load_state_dict({name: torch.from_numpy(array) for name, array in weights.items()})
             model.ep_info_buffer.clear()
-            model.collect_rollouts(env, quiet, model.rollout_buffer, model.n_steps)
+            model.collect_rollouts(env, callback, model.rollout_buffer, model.n_steps)
             for name, view in views[slot].items():
                 np.copyto(view, getattr(model.rollout_buffer, name))
-            pipe.send(("rollout", (slot, list(model.ep_info_buffer))))
+            report = None if pool is None else pool.take_report()
+            pipe.send(("rollout", (slot, list(model.ep_info_buffer), report)))
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the learner saves the model
         pass
     except BaseException:  # noqa: BLE001 - every failure goes back to the learner, which raises it

@@ -348,43 +348,47 @@ LEAGUE_CSV = "league.csv"
 LEAGUE_COLUMNS = ("timesteps", "member", "games", "learner_win_rate", "chance")
 
 
+def league_keeper(pool: Any, env: Any) -> Any:
+    """A :class:`~ccg_env.training.league.LeagueKeeper` of ``pool`` for the training VecEnv ``env`` (its duels'
+    league opponents, in the order of the env's slots)."""
+    from .league import LeagueKeeper
+
+    return LeagueKeeper(pool, [duel.opponent for duel in env.get_attr("batch")[0].duels])
+
+
 def make_league_callback(pool: Any, run_dir: Path | None = None) -> Any:
-    """An SB3 callback that snapshots the policy into the league, logs win rates per member kind, and after each
-    rollout appends the league's standings (games, the learner's win rate over the run and the chance of the next
-    draw, per member) to ``run_dir / league.csv``."""
+    """An SB3 callback that keeps the league (:class:`~ccg_env.training.league.LeagueKeeper`: results per member,
+    snapshots of the policy), logs win rates per member kind, and after each rollout appends the league's standings
+    (games, the learner's win rate over the run and the chance of the next draw, per member) to ``run_dir /
+    league.csv``.
+
+    With ``pool`` None the games are played on the rollout worker (``async_rollouts``), whose keeper does the
+    counting and the snapshots; its report of each rollout arrives as the model's ``league_report``."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class LeagueSnapshots(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.last_snapshot = 0
-
         def _on_training_start(self) -> None:
-            self.opponents = [duel.opponent for duel in self.training_env.get_attr("batch")[0].duels]
+            self.keeper = None
+            if pool is not None:
+                self.keeper = league_keeper(pool, self.training_env)
             if run_dir is not None:
                 with (run_dir / LEAGUE_CSV).open("w", newline="") as out:
                     csv.writer(out).writerow(LEAGUE_COLUMNS)
 
         def _on_step(self) -> bool:
-            opponents = self.opponents
-            for i, done in enumerate(self.locals["dones"]):
-                if done:
-                    opponent = opponents[i]
-                    pool.record(opponent.previous_kind, self.locals["infos"][i]["outcome"], opponent.previous_name)
-            if self.num_timesteps - self.last_snapshot >= pool.settings.snapshot_every:
-                self.last_snapshot = self.num_timesteps
-                pool.add_snapshot(self.model.policy, f"step_{self.num_timesteps}")
+            if self.keeper is not None:
+                self.keeper.after_step(self.locals["dones"], self.locals["infos"], self.num_timesteps, self.model.policy)
             return True
 
         def _on_rollout_end(self) -> None:
-            for kind, rate in pool.win_rates().items():
+            report = pool.take_report() if pool is not None else self.model.league_report
+            for kind, rate in report.win_rates.items():
                 self.logger.record(f"league/win_rate_vs_{kind}", rate)
-            self.logger.record("league/snapshots", len(pool.snapshots))
-            pool.clear()
+            self.logger.record("league/snapshots", report.snapshots)
             if run_dir is not None:
                 with (run_dir / LEAGUE_CSV).open("a", newline="") as out:
                     writer = csv.writer(out)
-                    for row in pool.standings():
+                    for row in report.standings:
                         rate = row["learner_win_rate"]
                         writer.writerow([self.num_timesteps, row["member"], row["games"],
                                          "" if rate is None else f"{rate:.4f}", f"{row['chance']:.4f}"])
@@ -511,8 +515,8 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
     history: list[EvalResult] = []
     callbacks = [make_eval_callback(config, eval_env, run_dir, history), make_entropy_callback(config)]
-    if pool is not None:
-        callbacks.append(make_league_callback(pool, run_dir))
+    if pool is not None:  # with async rollouts the worker plays the league's games and reports on them
+        callbacks.append(make_league_callback(None if config.async_rollouts else pool, run_dir))
     progress = make_progress_callback(config, history) if show_progress(config.progress) else None
     if progress is not None:
         callbacks.append(progress)

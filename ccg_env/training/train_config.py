@@ -132,8 +132,8 @@ class TrainConfig:
     """``torch.set_num_threads``: 1 is fastest for small networks on these 2-core machines"""
     async_rollouts: bool = False
     """play each rollout on a second process while the learner updates on the previous one (backend sb3): the two
-    halves of a PPO iteration overlap on two cores, and the samples are one update old
-    (:mod:`ccg_env.training.rollouts_ahead`)"""
+    halves of a PPO iteration overlap on two cores, and the samples are one update old; a league then lives in the
+    worker (:mod:`ccg_env.training.rollouts_ahead`)"""
     device: str = "cpu"
     """torch device"""
     runs_dir: str = "runs"
@@ -333,9 +333,8 @@ def _check_runtime(config: TrainConfig) -> None:
         raise ValueError(f"train config: device must be 'cpu', 'auto', 'mps' or 'cuda[:N]', got {config.device!r}")
     if not (isinstance(config.progress, bool) or config.progress == "auto"):
         raise ValueError(f"train config: progress must be true, false or 'auto', got {config.progress!r}")
-    if config.async_rollouts and (config.backend != "sb3" or config.opponent == "league"):
-        raise ValueError("train config: async_rollouts: is for backend sb3 against a fixed opponent (the league "
-                         "updates its opponents in the learner's process, RLlib has its own env runners); set it "
+    if config.async_rollouts and config.backend != "sb3":
+        raise ValueError("train config: async_rollouts: is for backend sb3 (RLlib has its own env runners); set it "
                          "to false")
 
 
