@@ -148,3 +148,51 @@ def test_league_training_logs_win_rates_per_member(tmp_path, async_rollouts):
     assert {"heuristic", "random"} <= set(final) and any(name.startswith("step_") for name in final)
     assert sum(int(row["games"]) for row in final.values()) > 0
     assert sum(float(row["chance"]) for row in final.values()) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_a_snapshot_chooses_for_many_games_what_it_chooses_for_each(setup, policy):
+    from ccg_env.training.league import PolicyOpponent, frozen_policy_copy
+
+    snapshot = PolicyOpponent(frozen_policy_copy(policy), setup, "step_0")
+    games = []
+    for seed in range(12):
+        game = setup.core.new_game(seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(seed * 3):  # positions some way into the game, some with a single legal choice
+            if game.state.result is not None:
+                break
+            game.apply(game.legal_actions()[int(rng.integers(len(game.legal_actions())))])
+        if game.state.result is None:
+            games.append(game)
+    requests = [(game, game.state.current) for game in games]
+    assert len(requests) > 6
+    assert snapshot.choose_many(requests) == [snapshot.choose(game, seat) for game, seat in requests]
+    assert snapshot.batched() is snapshot
+
+
+def test_a_league_batch_plays_the_same_games_with_snapshot_turns_played_together(setup, policy):
+    from ccg_env.env.vector import DuelBatch
+
+    def play(together):
+        batch = DuelBatch(6, normalize_observations=True)
+        pool = LeaguePool(LeagueSettings(heuristic=1.0, random=0.0, snapshots=2.0), batch.setup)
+        pool.add_snapshot(policy, "step_0")
+        for duel in batch.duels:
+            duel.opponent = LeagueOpponent(pool)
+        if not together:
+            batch._opponents_batch = lambda: False
+        batch.reset(list(range(6)))
+        rng, trace = np.random.default_rng(0), []
+        for _ in range(250):
+            ended = batch.step([int(rng.choice(np.flatnonzero(mask))) for mask in batch.masks])
+            trace.append((batch.observations.copy(), ended, batch.outcomes(ended).tolist(),
+                          [duel.opponent.member_kind for duel in batch.duels]))
+            batch.reset([None] * 6, None, ended)
+        return trace
+
+    together, alone = play(True), play(False)
+    kinds = {kind for *_, members in together for kind in members}
+    assert kinds == {"heuristic", "snapshot"} and sum(len(ended) for _, ended, _, _ in together) > 6
+    for (obs_a, ended_a, outcomes_a, members_a), (obs_b, ended_b, outcomes_b, members_b) in zip(together, alone):
+        assert np.array_equal(obs_a, obs_b) and ended_a == ended_b and outcomes_a == outcomes_b
+        assert members_a == members_b

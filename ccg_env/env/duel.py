@@ -13,7 +13,9 @@ legal choices (the same distribution as ``agents.RandomAgent``, without building
 any other name, agent object or ``f(observation, mask, view) -> id`` is called through the agent protocol
 (:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.engine.view.GameView`,
 except that an agent with a ``choose_from_view(view) -> Choice`` method (one that reads only the game, such as
-the heuristic) is asked that directly, with no observation or mask built for it.
+the heuristic) is asked that directly, with no observation or mask built for it. An opponent with a ``batched()``
+method (a league, whose policy snapshots decide in batches) has its turns played together with the other duels' in
+the batched env (:mod:`ccg_env.env.opponent_turns`); a lone duel asks its ``choose``.
 """
 
 from __future__ import annotations
@@ -248,6 +250,18 @@ class Duel:
         Raises:
             ValueError: a masked-out id with ``illegal_action="raise"`` (nothing changes).
         """
+        settled = self.play_learner(action)
+        if settled is not None:
+            return settled
+        game = self.game
+        assert game is not None
+        self._play_opponent(game)
+        return self._settle(game)
+
+    def play_learner(self, action: int) -> tuple[float, bool, bool] | None:
+        """The first half of :meth:`step`: play the learner's action id. Returns the step's result when that
+        settles it (a masked-out id), else None: then the opponent plays while :meth:`opponent_to_move`, and
+        :meth:`settle` ends the step (how a batch of duels plays their opponents' turns together)."""
         game = self.game
         if self.outcome is not None or game is None:
             raise RuntimeError("Duel.step: the episode is over (or never started); call reset() first")
@@ -256,7 +270,20 @@ class Duel:
             return self._illegal(game, action)
         self.length += 1
         game.apply(choice)
-        self._play_opponent(game)
+        return None
+
+    def opponent_to_move(self) -> bool:
+        """Whether the game goes on with the opponent's seat to move."""
+        game = self.game
+        assert game is not None
+        state = game.state
+        return state.result is None and state.current != self.seat
+
+    def settle(self) -> tuple[float, bool, bool]:
+        """The second half of :meth:`step`, once the opponent has moved: write the learner's observation and
+        mask; return the reward and end flags."""
+        game = self.game
+        assert game is not None
         return self._settle(game)
 
     def _play_opponent(self, game: Game) -> None:

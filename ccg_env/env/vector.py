@@ -3,9 +3,10 @@
 :class:`DuelBatch` is the engine-facing core: N :class:`~ccg_env.env.duel.Duel` objects, each bound to one
 row of the shared ``observations (N, size) float32`` and ``masks (N, actions) int8`` arrays, plus ``rewards``,
 ``terminated`` and ``truncated`` vectors; a step is one Python loop over the duels with no per-env wrapper
-stack. Two front ends share it: :class:`CcgDuelVectorEnv` here (Gymnasium ``VectorEnv``, what
-``gym.make_vec("ccg_env/Duel-v0", num_envs=N)`` returns) and ``ccg_env.env.sb3_vec.CcgDuelSb3VecEnv``
-(stable-baselines3 ``VecEnv`` for ``MaskablePPO``).
+stack (with opponents that decide in batches, a league's, the learners' moves first and then the opponents' turns
+all together: :mod:`ccg_env.env.opponent_turns`). Two front ends share it: :class:`CcgDuelVectorEnv` here
+(Gymnasium ``VectorEnv``, what ``gym.make_vec("ccg_env/Duel-v0", num_envs=N)`` returns) and
+``ccg_env.env.sb3_vec.CcgDuelSb3VecEnv`` (stable-baselines3 ``VecEnv`` for ``MaskablePPO``).
 
 Seeding matches Gymnasium's vector envs: ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or a list of seeds),
 each slot draws its games from its own generator exactly as :class:`~ccg_env.env.gym_env.CcgDuelEnv` does, so
@@ -44,6 +45,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .duel import Duel, DuelSetup, make_opponent
+from .opponent_turns import play_opponent_turns
 
 
 class DuelBatch:
@@ -94,6 +96,8 @@ class DuelBatch:
 
     def step(self, actions: list[int]) -> list[int]:
         """Step every duel with its action id (checked by ``EnvCore.action_batch``); return the slots that ended."""
+        if self._opponents_batch():
+            return self._record(self._step_together(actions, ()), ())
         results = [duel.step(action) for duel, action in zip(self.duels, actions)]
         return self._record(results, ())
 
@@ -102,6 +106,10 @@ class DuelBatch:
         if not pending:
             return self.step(actions)
         skip = set(pending)
+        if self._opponents_batch():
+            for i in pending:
+                self.duels[i].reset(self.rngs[i])
+            return self._record(self._step_together(actions, skip), skip)
         results = []
         for i, (duel, action) in enumerate(zip(self.duels, actions)):
             if i in skip:
@@ -110,6 +118,20 @@ class DuelBatch:
             else:
                 results.append(duel.step(action))
         return self._record(results, skip)
+
+    def _opponents_batch(self) -> bool:
+        """Whether the opponents decide in batches (``batched()``, as a league's do): then the duels' opponent turns
+        are played together (:func:`~ccg_env.env.opponent_turns.play_opponent_turns`)."""
+        first = self.duels[0]
+        return isinstance(first, Duel) and hasattr(first.opponent, "batched")
+
+    def _step_together(self, actions: list[int], skip: Container[int]) -> list[tuple[float, bool, bool]]:
+        """Step the duels not in ``skip``: every learner's action, then all the opponents' turns together."""
+        duels = self.duels
+        results = [_FRESH if i in skip else duel.play_learner(action)
+                   for i, (duel, action) in enumerate(zip(duels, actions))]
+        play_opponent_turns([duel for duel, result in zip(duels, results) if result is None])
+        return [duel.settle() if result is None else result for duel, result in zip(duels, results)]
 
     def _record(self, results: list[tuple[float, bool, bool]], skip: Container[int]) -> list[int]:
         """Store each slot's (reward, terminated, truncated); return the slots that ended (not the ``skip`` ones)."""

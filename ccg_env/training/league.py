@@ -11,7 +11,9 @@ games the learner did not win so far, to that power (a member never met counts a
 still loses to are met most; ones it beats every time fade out but are never dropped entirely.
 
 Snapshots are copies of the policy network kept in memory on the CPU, playing their most probable legal
-action; they run through the network directly (no ``predict`` wrapper), which keeps a self-play step cheap.
+action; they run through the network directly (no ``predict`` wrapper), and in the batched training env one
+forward pass decides for every duel waiting on the same snapshot (:meth:`PolicyOpponent.choose_many`, through
+:mod:`ccg_env.env.opponent_turns`): a forward pass for one observation costs about as much as for 30.
 The env never imports ``agents/``: the heuristic and search resolve by name through :mod:`ccg_env.agent_api`.
 
 The pool lives in the process that plays the games: the learner's, or with ``async_rollouts`` the rollout
@@ -28,9 +30,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..agent_api import make_agent
 from ..env.duel import AgentOpponent, DuelSetup, Opponent, RandomOpponent, make_opponent
-from .greedy import greedy_action
+from .greedy import batch_logits, best_legal, greedy_action
 
 #: Pool member kinds with a fixed opponent; snapshots are the last kind.
 FIXED_MEMBERS = ("heuristic", "random", "search")
@@ -127,6 +131,27 @@ class PolicyOpponent:
             return next(iter(legal.values()))
         self._write_observation(game, seat, legal.values())
         return legal[greedy_action(self.policy, self._observation, list(legal))]
+
+    def choose_many(self, requests: list[tuple[Any, int]]) -> list[Any]:
+        """:meth:`choose` for each ``(game, seat)``, with one forward pass of the policy for all the games that have
+        more than one legal choice (:class:`~ccg_env.env.opponent_turns.BatchedChooser`)."""
+        legals = [self._setup.core.legal(game) for game, _ in requests]
+        open_ = [k for k, legal in enumerate(legals) if len(legal) > 1]
+        choices = [next(iter(legal.values())) for legal in legals]
+        if open_:
+            observations = np.empty((len(open_), self._observation.size), dtype=np.float32)
+            for row, k in enumerate(open_):
+                game, seat = requests[k]
+                self._write_observation(game, seat, legals[k].values())
+                observations[row] = self._observation
+            logits = batch_logits(self.policy, observations)
+            for row, k in enumerate(open_):
+                choices[k] = legals[k][best_legal(logits[row], list(legals[k]))]
+        return choices
+
+    def batched(self) -> PolicyOpponent:
+        """Itself: its decisions are taken in batches (:func:`~ccg_env.env.opponent_turns.play_opponent_turns`)."""
+        return self
 
     def reset(self, seed: int) -> None:
         """Greedy and memoryless: nothing to reset."""
@@ -311,3 +336,8 @@ class LeagueOpponent:
     def choose(self, game: Any, seat: int) -> Any:
         """The current member's choice."""
         return self.member.choose(game, seat)
+
+    def batched(self) -> PolicyOpponent | None:
+        """The member, if it is a policy snapshot, whose decisions a batch of duels takes together; else None."""
+        member = self.member
+        return member if isinstance(member, PolicyOpponent) else None
