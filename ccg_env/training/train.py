@@ -377,7 +377,8 @@ def make_league_callback(pool: Any, run_dir: Path | None = None) -> Any:
 
         def _on_step(self) -> bool:
             if self.keeper is not None:
-                self.keeper.after_step(self.locals["dones"], self.locals["infos"], self.num_timesteps, self.model.policy)
+                locals_ = self.locals
+                self.keeper.after_step(locals_["dones"], locals_["infos"], self.num_timesteps, self.model.policy)
             return True
 
         def _on_rollout_end(self) -> None:
