@@ -34,7 +34,7 @@ import numpy as np
 
 from ..agent_api import make_agent
 from ..env.duel import AgentOpponent, DuelSetup, Opponent, RandomOpponent, make_opponent
-from .greedy import batch_logits, best_legal, greedy_action
+from .greedy import batch_logits, best_legal
 
 #: Pool member kinds with a fixed opponent; snapshots are the last kind.
 FIXED_MEMBERS = ("heuristic", "random", "search")
@@ -125,16 +125,12 @@ class PolicyOpponent:
             self._observation, normalize=setup.normalize_observations)
 
     def choose(self, game: Any, seat: int) -> Any:
-        """The legal choice with the highest logit (:func:`~ccg_env.training.greedy.greedy_action`)."""
-        legal = self._setup.core.legal(game)
-        if len(legal) == 1:
-            return next(iter(legal.values()))
-        self._write_observation(game, seat, legal.values())
-        return legal[greedy_action(self.policy, self._observation, list(legal))]
+        """The legal choice with the highest logit (:func:`~ccg_env.training.greedy.best_legal`)."""
+        return self.choose_many([(game, seat)])[0]
 
     def choose_many(self, requests: list[tuple[Any, int]]) -> list[Any]:
-        """:meth:`choose` for each ``(game, seat)``, with one forward pass of the policy for all the games that have
-        more than one legal choice (:class:`~ccg_env.env.opponent_turns.BatchedChooser`)."""
+        """The legal choice with the highest logit for each ``(game, seat)``, with one forward pass of the policy for
+        all the games that have more than one legal choice (:class:`~ccg_env.env.opponent_turns.BatchedChooser`)."""
         legals = [self._setup.core.legal(game) for game, _ in requests]
         open_ = [k for k, legal in enumerate(legals) if len(legal) > 1]
         choices = [next(iter(legal.values())) for legal in legals]

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
     from .league import LeagueKeeper, LeagueReport
-
     from .train_config import TrainConfig
 
 #: The rollout arrays that MaskablePPO's update reads (``MaskableRolloutBuffer.get``), shipped per rollout.

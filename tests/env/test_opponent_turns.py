@@ -40,24 +40,34 @@ class Alternating:
         self.random.reset(seed)
 
 
-def play(together: bool, steps: int = 300) -> tuple[list, LastLegal]:
-    chooser = LastLegal()
-    batch = DuelBatch(8)
+def alternating_batch(num_envs: int, chooser: LastLegal) -> DuelBatch:
+    """A started batch whose duels all play :class:`Alternating` opponents sharing ``chooser``."""
+    batch = DuelBatch(num_envs)
     for duel in batch.duels:
         duel.opponent = Alternating(chooser)
+    batch.reset(list(range(num_envs)))
+    follow_games(batch, range(num_envs))
+    return batch
+
+
+def follow_games(batch: DuelBatch, slots) -> None:
+    """Show the opponents of ``slots`` the games just started there (what :meth:`Alternating.batched` reads)."""
+    for i in slots:
+        batch.duels[i].opponent.game = batch.duels[i].game
+
+
+def play(together: bool, steps: int = 300) -> tuple[list, LastLegal]:
+    chooser = LastLegal()
+    batch = alternating_batch(8, chooser)
     if not together:
         batch._opponents_batch = lambda: False
-    batch.reset(list(range(8)))
-    for duel in batch.duels:
-        duel.opponent.game = duel.game
     rng, trace = np.random.default_rng(0), []
     for _ in range(steps):
         actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch.masks]
         ended = batch.step(actions)
         trace.append((batch.observations.copy(), batch.rewards.copy(), ended, batch.outcomes(ended).tolist()))
         batch.reset([None] * 8, None, ended)
-        for i in ended:
-            batch.duels[i].opponent.game = batch.duels[i].game
+        follow_games(batch, ended)
     return trace, chooser
 
 
@@ -73,18 +83,13 @@ def test_duels_played_together_play_the_games_each_would_play_alone():
 
 def test_the_next_step_reset_path_plays_together_too():
     chooser = LastLegal()
-    batch = DuelBatch(4)
-    for duel in batch.duels:
-        duel.opponent = Alternating(chooser)
-    batch.reset(list(range(4)))
-    for duel in batch.duels:
-        duel.opponent.game = duel.game
+    batch = alternating_batch(4, chooser)
     rng, pending = np.random.default_rng(1), []
     for _ in range(200):
         actions = [int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for mask in batch.masks]
         ended = batch.step_with_next_step_reset(actions, pending)
+        follow_games(batch, pending)
         for i in pending:
-            batch.duels[i].opponent.game = batch.duels[i].game
             assert batch.rewards[i] == 0 and not batch.terminated[i], "a pending slot restarts"
         pending = ended
     assert chooser.batch_sizes and all(mask.any() for i, mask in enumerate(batch.masks) if i not in pending)
