@@ -287,10 +287,9 @@ class Duel:
         return self._settle(game)
 
     def _play_opponent(self, game: Game) -> None:
-        seat, opponent = self.seat, self.opponent
-        state = game.state
-        while state.result is None and state.current != seat:
-            game.apply(opponent.choose(game, 1 - seat))
+        opponent, seat = self.opponent, 1 - self.seat
+        while self.opponent_to_move():
+            game.apply(opponent.choose(game, seat))
 
     def _settle(self, game: Game) -> tuple[float, bool, bool]:
         """Write the learner's observation and mask; return the reward and end flags of the position."""

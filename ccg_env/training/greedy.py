@@ -27,7 +27,7 @@ def best_legal(logits: np.ndarray, legal_ids: Sequence[int]) -> int:
     does."""
     ids = np.sort(np.asarray(legal_ids, dtype=np.int64))
     if ids.size == 0:
-        raise ValueError("greedy_action: no legal action (an all-zero mask)")
+        raise ValueError("best_legal: no legal action (an all-zero mask)")
     return int(ids[int(np.argmax(logits[ids]))])
 
 
