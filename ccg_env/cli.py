@@ -1,4 +1,5 @@
-"""The ccg-env command: arena tournaments, playing in the terminal, training, benchmarks, replays and model files.
+"""The ccg-env command: arena tournaments, playing in the terminal, training and re-evaluating its checkpoints,
+benchmarks, replays and model files.
 
 ``ccg-env deck validate FILE`` and ``ccg-env deck build --hero CLASS --strategy curve|aggro|control`` check and build
 constructed decks. ``ccg-env arena`` with no options is the project's main job: a seeded round-robin between the random,
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_arena(commands)
     _add_play(commands)
     _add_train(commands)
+    _add_evaluate(commands)
     _add_bench(commands)
     _add_replay(commands)
     _add_view(commands)
@@ -158,6 +160,22 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
                        help="allow stable-baselines3 .zip files as init_model or league checkpoints (same as "
                             "--set trust_model=true): loading one unpickles it, which can run code from the file")
     add_data_options(train)
+
+
+def _add_evaluate(commands: argparse._SubParsersAction) -> None:
+    evaluate = _command(commands, "evaluate", "Re-evaluate every checkpoint of a finished training run on more games "
+                                              "than its training evaluations played: checkpoint_eval.csv and "
+                                              "checkpoint_eval.png in the run folder (ccg_env.training.checkpoint_eval).")
+    evaluate.add_argument("run_dir", metavar="RUN_DIR", help="the run folder, e.g. runs/ppo_vs_heuristic")
+    evaluate.add_argument("--games", type=positive_int, default=1960,
+                          help="games per checkpoint (a multiple of 98 plays every ordered pair of the 7 packaged "
+                               "decks from both seats equally often)")
+    evaluate.add_argument("--seed", type=non_negative_int, default=2_000_000,
+                          help="seed of the deals (training's evaluations use eval_seed, 1000000 by default)")
+    evaluate.add_argument("--envs", type=positive_int, default=98, help="games played side by side")
+    evaluate.add_argument("--opponent", metavar="AGENT", help="a registered agent (default: the run's evaluation "
+                                                               "opponent)")
+    evaluate.add_argument("--no-progress", action="store_true", help="hide the progress bar (shown on a terminal)")
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -454,6 +472,27 @@ def run_train(args: argparse.Namespace) -> int:
     return int(train_main(argv) or 0)
 
 
+def run_evaluate(args: argparse.Namespace) -> int:
+    try:
+        from tqdm import tqdm
+
+        from ccg_env.training.checkpoint_eval import evaluate_checkpoints, summary
+    except ImportError as error:
+        print(f"ccg-env evaluate: needs the training extras ({error}): pip install 'ccg-env[train]'", file=sys.stderr)
+        return 2
+
+    def advance(result: object, total: int) -> None:
+        bar.total = total
+        bar.update(1)
+
+    with tqdm(desc="checkpoints", unit="checkpoint", disable=args.no_progress or not sys.stderr.isatty()) as bar:
+        results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, args.opponent,
+                                       on_result=advance)
+    print(summary(results))
+    print(f"wrote {Path(args.run_dir) / 'checkpoint_eval.csv'} and checkpoint_eval.png beside it")
+    return 0
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from agents.bench import run_benchmarks
 
@@ -543,8 +582,8 @@ def _build_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "bench": run_bench, "replay": run_replay,
-            "view": run_view, "serve": run_serve, "model": run_model, "deck": run_deck}
+COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "evaluate": run_evaluate, "bench": run_bench,
+            "replay": run_replay, "view": run_view, "serve": run_serve, "model": run_model, "deck": run_deck}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

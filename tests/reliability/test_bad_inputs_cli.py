@@ -111,7 +111,7 @@ def test_out_of_range_numbers_are_refused_by_the_parser(argv, expected, capsys):
 def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_a_choice():
     import argparse
 
-    required = {"train": ["--config", "smoke"], "replay": ["game.json"]}
+    required = {"train": ["--config", "smoke"], "replay": ["game.json"], "evaluate": ["runs/smoke"]}
     zero_means_none = {"arena --save-games"}  # counts where 0 is a valid answer still refuse negatives
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
@@ -126,7 +126,7 @@ def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_
                     subparser.parse_args([*required.get(command, []), action.option_strings[0], bad])
             checked.add(name)
     assert checked == {"arena --games", "arena --workers", "arena --save-games", "bench --seconds", "bench --repeats",
-                       "bench --games", "serve --port"}
+                       "bench --games", "serve --port", "evaluate --games", "evaluate --envs"}
 
 
 def test_a_missing_replay_folder_is_refused_before_the_game(capsys, tmp_path):

@@ -1,0 +1,178 @@
+"""Re-evaluate a finished run's checkpoints on more games than its training evaluations played, for a learning curve
+whose noise is small enough to read (``ccg-env evaluate RUN_DIR``).
+
+Each checkpoint's model file plays ``games`` greedy games against the run's evaluation opponent on the arena's deals
+(:func:`ccg_env.training.eval_games.play_deals`, the protocol of ``eval.csv``), from another seed than training's
+evaluations by default, so the figures are not the ones the best model was picked by. The results go to
+``checkpoint_eval.csv`` (one row per checkpoint: the counts, the win rate with its 95% Wilson interval, the minutes of
+training when the checkpoint was saved and the training evaluation's own win rate) and ``checkpoint_eval.png`` (both
+curves), beside ``eval.csv``. Only ``.ccgmodel`` files are loaded: nothing from the run folder runs code.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..intervals import wilson_interval
+from .curve import learning_curve_figure
+from .train import EVAL_COLUMNS, eval_opponent, make_vec_env
+from .train_config import load_config
+
+CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"
+CHECKPOINT_EVAL_PNG = "checkpoint_eval.png"
+#: Seed of the re-evaluation's deals: not training's ``eval_seed`` (1,000,000), so the games differ from those the
+#: best model was selected by.
+DEFAULT_SEED = 2_000_000
+
+
+@dataclass(frozen=True)
+class CheckpointResult:
+    """One checkpoint's re-evaluation, with what training's own evaluation said of it (None where it has no row)."""
+
+    timesteps: int
+    opponent: str
+    outcomes: dict[str, int]
+    training_seconds: float | None
+    training_win_rate: float | None
+    training_games: int | None
+
+    @property
+    def games(self) -> int:
+        return sum(self.outcomes.values())
+
+    @property
+    def wins(self) -> int:
+        return self.outcomes.get("win", 0)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / max(1, self.games)
+
+    def row(self) -> dict[str, Any]:
+        """The ``checkpoint_eval.csv`` row."""
+        low, high = wilson_interval(self.wins, self.games)
+        counts = {column: self.outcomes.get(outcome, 0) for outcome, column in EVAL_COLUMNS.items()}
+        minutes = None if self.training_seconds is None else round(self.training_seconds / 60, 2)
+        return {"timesteps": self.timesteps, "training_minutes": minutes, "opponent": self.opponent,
+                "games": self.games, **counts, "win_rate": round(self.win_rate, 4), "ci_low": round(low, 4),
+                "ci_high": round(high, 4), "training_eval_win_rate": self.training_win_rate,
+                "training_eval_games": self.training_games}
+
+
+def run_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
+    """``(timesteps, path)`` of every ``checkpoints/step_<timesteps>.ccgmodel`` of a run, by timesteps."""
+    folder = Path(run_dir) / "checkpoints"
+    found = sorted((int(path.stem[len("step_"):]), path) for path in folder.glob("step_*.ccgmodel")
+                   if path.stem[len("step_"):].isdigit())
+    if not found:
+        raise ValueError(f"{folder}: no checkpoints to evaluate (training writes checkpoints/step_<timesteps>.ccgmodel "
+                         f"at each evaluation; a run with eval_every: 0 has only its final model)")
+    return found
+
+
+def training_evaluations(run_dir: Path, opponent: str) -> dict[int, dict[str, str]]:
+    """``eval.csv``'s rows against ``opponent`` by timesteps (empty when the run has no ``eval.csv``)."""
+    path = run_dir / "eval.csv"
+    if not path.is_file():
+        return {}
+    with open(path, newline="") as file:
+        return {int(row["timesteps"]): row for row in csv.DictReader(file) if row.get("opponent") == opponent}
+
+
+def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEFAULT_SEED, envs: int = 98,
+                         opponent: str | None = None,
+                         on_result: Callable[[CheckpointResult, int], None] | None = None) -> list[CheckpointResult]:
+    """Play ``games`` games with each checkpoint of the run in ``run_dir`` and write the CSV and the plot beside it.
+
+    Args:
+        run_dir: a run folder of the SB3 backend (``<runs_dir>/<name>``, with its ``config.yaml``).
+        games: games per checkpoint; a multiple of 98 (every ordered pair of the 7 packaged decks from both seats)
+            keeps decks and seats balanced.
+        seed: seed of the deals, the same for every checkpoint.
+        envs: games played side by side.
+        opponent: a registered agent name (default: the run's evaluation opponent).
+        on_result: called after each checkpoint with its result and how many checkpoints there are.
+    """
+    import torch
+
+    from ccg_env.saved_policy import load_model
+
+    run_dir = Path(run_dir)
+    if not (run_dir / "config.yaml").is_file():
+        raise ValueError(f"{run_dir}: not a training run folder (no config.yaml; ccg-env train writes one into "
+                         f"<runs_dir>/<name>)")
+    if games < 1 or envs < 1:
+        raise ValueError(f"games and envs must be at least 1, got games={games} and envs={envs}")
+    config = load_config(run_dir / "config.yaml")
+    if config.backend != "sb3":
+        raise ValueError(f"{run_dir}: a {config.backend} run; checkpoint re-evaluation reads the SB3 backend's "
+                         f"checkpoints/step_<timesteps>.ccgmodel files")
+    checkpoints = run_checkpoints(run_dir)
+    torch.set_num_threads(config.torch_threads)  # as the run trained: more threads stall on a loaded machine
+    label = opponent or eval_opponent(config)
+    if label == "league":
+        raise ValueError("the opponent must be an agent, not 'league'")
+    env = make_vec_env(config, min(envs, games), label)
+    trained = training_evaluations(run_dir, label)
+    results = []
+    for timesteps, path in checkpoints:
+        model = load_model(path)
+        model.check_fits(observation_size=int(env.observation_space.shape[0]), action_size=int(env.action_space.n))
+        outcomes = play_greedy(model.policy, env, games, seed)
+        row = trained.get(timesteps)
+        result = CheckpointResult(timesteps, label, outcomes, None if row is None else float(row["seconds"]),
+                                  None if row is None else float(row["win_rate"]),
+                                  None if row is None else int(row["games"]))
+        results.append(result)
+        if on_result is not None:
+            on_result(result, len(checkpoints))
+    write_results(run_dir, results, config.name)
+    return results
+
+
+def play_greedy(policy: Any, env: Any, games: int, seed: int) -> dict[str, int]:
+    """Outcome counts of ``games`` of the arena's deals with ``policy`` playing its most probable legal action."""
+    from .eval_games import play_deals
+
+    policy.set_training_mode(False)
+    counts = play_deals(env.batch, lambda obs, masks: policy.predict(obs, action_masks=masks, deterministic=True)[0],
+                        games, seed)
+    return dict(counts)
+
+
+def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: str) -> None:
+    """``checkpoint_eval.csv`` and ``checkpoint_eval.png`` in ``run_dir``."""
+    rows = [result.row() for result in results]
+    with open(run_dir / CHECKPOINT_EVAL_CSV, "w", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    curves = [{"timesteps": r.timesteps, "opponent": f"{r.opponent}, {r.games:,} games here", "games": r.games,
+               "wins": r.wins, "win_rate": r.win_rate} for r in results]
+    curves += [{"timesteps": r.timesteps, "opponent": f"{r.opponent}, training's {r.training_games:,} games",
+                "games": r.training_games, "wins": round(r.training_win_rate * r.training_games),
+                "win_rate": r.training_win_rate} for r in results if r.training_games]
+    figure = learning_curve_figure(curves, f"{run_name}: checkpoints re-evaluated")
+    figure.savefig(run_dir / CHECKPOINT_EVAL_PNG, dpi=100)
+
+
+def summary(results: Sequence[CheckpointResult]) -> str:
+    """A few lines: each checkpoint's win rate with its interval, and the best one."""
+    lines = []
+    for result in results:
+        row = result.row()
+        trained = "" if result.training_win_rate is None else \
+            f"   (training's evaluation: {result.training_win_rate:.3f} of {result.training_games})"
+        lines.append(f"{result.timesteps:>11,} steps  {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+                     f"{trained}")
+    best = max(results, key=lambda r: r.win_rate)
+    lines.append(f"best: {best.timesteps:,} steps, {best.win_rate:.3f} against {best.opponent} over {best.games:,} "
+                 f"games")
+    return "\n".join(lines)
+
+
+__all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CheckpointResult", "evaluate_checkpoints",
+           "run_checkpoints", "summary"]

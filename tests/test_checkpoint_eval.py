@@ -1,0 +1,69 @@
+"""`ccg-env evaluate`: a run's checkpoints re-evaluated on the arena's deals, the CSV and plot it writes, its errors."""
+
+import csv
+
+import pytest
+import yaml
+
+from ccg_env.cli import main as cli_main
+from ccg_env.training.checkpoint_eval import CHECKPOINT_EVAL_CSV, CHECKPOINT_EVAL_PNG, evaluate_checkpoints
+from ccg_env.training.train import load_config, train
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """A smoke run with checkpoints at 1,024 and 2,048 steps, evaluated against the heuristic."""
+    runs = tmp_path_factory.mktemp("runs")
+    train(load_config("smoke", {"runs_dir": str(runs), "opponent": "heuristic", "decks": "random", "seat": "random"}))
+    return runs / "smoke"
+
+
+def test_on_training_s_own_deals_it_reproduces_the_training_evaluations(run_dir):
+    config = load_config(run_dir / "config.yaml")
+    results = evaluate_checkpoints(run_dir, games=config.eval_games, seed=config.eval_seed, envs=3)
+    assert [r.timesteps for r in results] == [1024, 2048]
+    with open(run_dir / "eval.csv", newline="") as file:
+        trained = {int(row["timesteps"]): int(row["wins"]) for row in csv.DictReader(file)}
+    assert {r.timesteps: r.wins for r in results} == trained
+    assert all(r.games == config.eval_games and r.training_games == config.eval_games for r in results)
+
+
+def test_it_writes_one_row_per_checkpoint_with_an_interval_and_a_plot(run_dir):
+    seen = []
+    results = evaluate_checkpoints(run_dir, games=14, seed=5, envs=14, on_result=lambda r, n: seen.append(n))
+    assert seen == [2, 2]
+    with open(run_dir / CHECKPOINT_EVAL_CSV, newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert [int(row["timesteps"]) for row in rows] == [1024, 2048]
+    for row, result in zip(rows, results):
+        assert int(row["games"]) == 14 and int(row["wins"]) == result.wins
+        assert float(row["ci_low"]) <= float(row["win_rate"]) <= float(row["ci_high"])
+        assert float(row["training_minutes"]) > 0 and row["opponent"] == "heuristic"
+    assert (run_dir / CHECKPOINT_EVAL_PNG).read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_command_prints_each_checkpoint_and_the_best(run_dir, capsys):
+    assert cli_main(["evaluate", str(run_dir), "--games", "14", "--opponent", "random", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "1,024 steps" in out and "2,048 steps" in out and "against random over 14 games" in out
+
+
+def test_bad_run_folders_are_refused_with_the_reason(tmp_path, run_dir):
+    with pytest.raises(ValueError, match="not a training run folder"):
+        evaluate_checkpoints(tmp_path)
+    (tmp_path / "config.yaml").write_text((run_dir / "config.yaml").read_text())
+    with pytest.raises(ValueError, match="no checkpoints to evaluate"):
+        evaluate_checkpoints(tmp_path)
+    settings = yaml.safe_load((run_dir / "config.yaml").read_text())
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({**settings, "backend": "rllib"}))
+    (tmp_path / "checkpoints").mkdir()
+    with pytest.raises(ValueError, match="rllib run"):
+        evaluate_checkpoints(tmp_path)
+
+
+def test_the_command_names_a_folder_that_is_not_a_run(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli_main(["evaluate", str(tmp_path / "missing"), "--no-progress"])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert "ccg-env evaluate: error:" in error and "missing: not a training run folder" in error
