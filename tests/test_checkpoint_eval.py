@@ -67,3 +67,14 @@ def test_the_command_names_a_folder_that_is_not_a_run(tmp_path, capsys):
     assert stop.value.code == 2
     error = capsys.readouterr().err
     assert "ccg-env evaluate: error:" in error and "missing: not a training run folder" in error
+
+
+def test_a_damaged_eval_csv_is_named_with_its_line(tmp_path, run_dir):
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    rows = (copy / "eval.csv").read_text().splitlines()
+    (copy / "eval.csv").write_text("\n".join([rows[0], rows[1].replace(rows[1].split(",")[0], "soon", 1)]) + "\n")
+    with pytest.raises(ValueError, match=r"eval.csv, line 2: expected eval.csv's numbers"):
+        evaluate_checkpoints(copy, games=2)

@@ -73,13 +73,22 @@ def run_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
     return found
 
 
-def training_evaluations(run_dir: Path, opponent: str) -> dict[int, dict[str, str]]:
-    """``eval.csv``'s rows against ``opponent`` by timesteps (empty when the run has no ``eval.csv``)."""
+def training_evaluations(run_dir: Path, opponent: str) -> dict[int, tuple[float, float, int]]:
+    """``eval.csv``'s ``(seconds, win_rate, games)`` against ``opponent`` by timesteps (empty without the file)."""
     path = run_dir / "eval.csv"
     if not path.is_file():
         return {}
+    found = {}
     with open(path, newline="") as file:
-        return {int(row["timesteps"]): row for row in csv.DictReader(file) if row.get("opponent") == opponent}
+        for line, row in enumerate(csv.DictReader(file), start=2):
+            if row.get("opponent") != opponent:
+                continue
+            try:
+                found[int(row["timesteps"])] = (float(row["seconds"]), float(row["win_rate"]), int(row["games"]))
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"{path}, line {line}: expected eval.csv's numbers in timesteps, seconds, win_rate "
+                                 f"and games, got {dict(row)!r}") from None
+    return found
 
 
 def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEFAULT_SEED, envs: int = 98,
@@ -95,6 +104,8 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
         envs: games played side by side.
         opponent: a registered agent name (default: the run's evaluation opponent).
         on_result: called after each checkpoint with its result and how many checkpoints there are.
+
+    Sets torch's thread count to the run's ``torch_threads``, as training does.
     """
     import torch
 
@@ -115,20 +126,22 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     label = opponent or eval_opponent(config)
     if label == "league":
         raise ValueError("the opponent must be an agent, not 'league'")
-    env = make_vec_env(config, min(envs, games), label)
     trained = training_evaluations(run_dir, label)
+    env = make_vec_env(config, min(envs, games), label)
     results = []
-    for timesteps, path in checkpoints:
-        model = load_model(path)
-        model.check_fits(observation_size=int(env.observation_space.shape[0]), action_size=int(env.action_space.n))
-        outcomes = play_greedy(model.policy, env, games, seed)
-        row = trained.get(timesteps)
-        result = CheckpointResult(timesteps, label, outcomes, None if row is None else float(row["seconds"]),
-                                  None if row is None else float(row["win_rate"]),
-                                  None if row is None else int(row["games"]))
-        results.append(result)
-        if on_result is not None:
-            on_result(result, len(checkpoints))
+    try:
+        for timesteps, path in checkpoints:
+            model = load_model(path)
+            model.check_fits(observation_size=int(env.observation_space.shape[0]),
+                             action_size=int(env.action_space.n))
+            seconds, win_rate, evaluated = trained.get(timesteps, (None, None, None))
+            result = CheckpointResult(timesteps, label, play_greedy(model.policy, env, games, seed), seconds,
+                                      win_rate, evaluated)
+            results.append(result)
+            if on_result is not None:
+                on_result(result, len(checkpoints))
+    finally:
+        env.close()
     write_results(run_dir, results, config.name)
     return results
 
