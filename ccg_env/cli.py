@@ -476,7 +476,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         from tqdm import tqdm
 
-        from ccg_env.training.checkpoint_eval import evaluate_checkpoints, summary
+        from ccg_env.training.checkpoint_eval import (CHECKPOINT_EVAL_CSV, CHECKPOINT_EVAL_PNG, evaluate_checkpoints,
+                                                      summary)
     except ImportError as error:
         print(f"ccg-env evaluate: needs the training extras ({error}): pip install 'ccg-env[train]'", file=sys.stderr)
         return 2
@@ -489,7 +490,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, args.opponent,
                                        on_result=advance)
     print(summary(results))
-    print(f"wrote {Path(args.run_dir) / 'checkpoint_eval.csv'} and checkpoint_eval.png beside it")
+    print(f"wrote {Path(args.run_dir) / CHECKPOINT_EVAL_CSV} and {CHECKPOINT_EVAL_PNG} beside it")
     return 0
 
 
