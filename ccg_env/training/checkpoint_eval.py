@@ -2,7 +2,7 @@
 whose noise is small enough to read (``ccg-env evaluate RUN_DIR``).
 
 Each checkpoint's model file plays ``games`` greedy games against the run's evaluation opponent on the arena's deals
-(:func:`ccg_env.training.eval_games.play_deals`, the protocol of ``eval.csv``), from another seed than training's
+(:func:`ccg_env.training.train.evaluate`, as training evaluates), from another seed than training's
 evaluations by default, so the figures are not the ones the best model was picked by. The results go to
 ``checkpoint_eval.csv`` (one row per checkpoint: the counts, the win rate with its 95% Wilson interval, the minutes of
 training when the checkpoint was saved and the training evaluation's own win rate) and ``checkpoint_eval.png`` (both
@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 from ..intervals import wilson_interval
 from .curve import learning_curve_figure
-from .train import EVAL_COLUMNS, eval_opponent, make_vec_env
+from .train import EvalResult, eval_opponent, evaluate, make_vec_env
 from .train_config import load_config
 
 CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"
@@ -28,37 +28,31 @@ CHECKPOINT_EVAL_PNG = "checkpoint_eval.png"
 DEFAULT_SEED = 2_000_000
 
 
-@dataclass(frozen=True)
-class CheckpointResult:
-    """One checkpoint's re-evaluation, with what training's own evaluation said of it (None where it has no row)."""
+@dataclass
+class CheckpointResult(EvalResult):
+    """One checkpoint's re-evaluation (an :class:`EvalResult` whose ``seconds`` are the training time at which the
+    checkpoint was saved, 0 when unknown), with what training's own evaluation counted for it (None without a row)."""
 
-    timesteps: int
-    opponent: str
-    outcomes: dict[str, int]
-    training_seconds: float | None
-    training_win_rate: float | None
-    training_games: int | None
-
-    @property
-    def games(self) -> int:
-        return sum(self.outcomes.values())
+    training_wins: int | None = None
+    training_games: int | None = None
 
     @property
     def wins(self) -> int:
         return self.outcomes.get("win", 0)
 
     @property
-    def win_rate(self) -> float:
-        return self.wins / max(1, self.games)
+    def training_win_rate(self) -> float | None:
+        return None if not self.training_games else self.training_wins / self.training_games
 
     def row(self) -> dict[str, Any]:
-        """The ``checkpoint_eval.csv`` row."""
+        """The ``checkpoint_eval.csv`` row: ``eval.csv``'s columns (seconds as training minutes), the 95% interval
+        and the training evaluation's win rate and games."""
         low, high = wilson_interval(self.wins, self.games)
-        counts = {column: self.outcomes.get(outcome, 0) for outcome, column in EVAL_COLUMNS.items()}
-        minutes = None if self.training_seconds is None else round(self.training_seconds / 60, 2)
-        return {"timesteps": self.timesteps, "training_minutes": minutes, "opponent": self.opponent,
-                "games": self.games, **counts, "win_rate": round(self.win_rate, 4), "ci_low": round(low, 4),
-                "ci_high": round(high, 4), "training_eval_win_rate": self.training_win_rate,
+        rate = self.training_win_rate
+        row = {("training_minutes" if key == "seconds" else key): value for key, value in super().row().items()}
+        row["training_minutes"] = round(self.seconds / 60, 2)
+        return {**row, "ci_low": round(low, 4), "ci_high": round(high, 4),
+                "training_eval_win_rate": None if rate is None else round(rate, 4),
                 "training_eval_games": self.training_games}
 
 
@@ -73,8 +67,8 @@ def run_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
     return found
 
 
-def training_evaluations(run_dir: Path, opponent: str) -> dict[int, tuple[float, float, int]]:
-    """``eval.csv``'s ``(seconds, win_rate, games)`` against ``opponent`` by timesteps (empty without the file)."""
+def training_evaluations(run_dir: Path, opponent: str) -> dict[int, tuple[float, int, int]]:
+    """``eval.csv``'s ``(seconds, wins, games)`` against ``opponent`` by timesteps (empty without the file)."""
     path = run_dir / "eval.csv"
     if not path.is_file():
         return {}
@@ -84,9 +78,9 @@ def training_evaluations(run_dir: Path, opponent: str) -> dict[int, tuple[float,
             if row.get("opponent") != opponent:
                 continue
             try:
-                found[int(row["timesteps"])] = (float(row["seconds"]), float(row["win_rate"]), int(row["games"]))
+                found[int(row["timesteps"])] = (float(row["seconds"]), int(row["wins"]), int(row["games"]))
             except (KeyError, TypeError, ValueError):
-                raise ValueError(f"{path}, line {line}: expected eval.csv's numbers in timesteps, seconds, win_rate "
+                raise ValueError(f"{path}, line {line}: expected eval.csv's numbers in timesteps, seconds, wins "
                                  f"and games, got {dict(row)!r}") from None
     return found
 
@@ -134,9 +128,9 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
             model = load_model(path)
             model.check_fits(observation_size=int(env.observation_space.shape[0]),
                              action_size=int(env.action_space.n))
-            seconds, win_rate, evaluated = trained.get(timesteps, (None, None, None))
-            result = CheckpointResult(timesteps, label, play_greedy(model.policy, env, games, seed), seconds,
-                                      win_rate, evaluated)
+            seconds, wins, evaluated = trained.get(timesteps, (0.0, None, None))
+            outcomes = dict(evaluate(model.policy, env, games, deterministic=True, seed=seed))
+            result = CheckpointResult(timesteps, seconds, label, outcomes, wins, evaluated)
             results.append(result)
             if on_result is not None:
                 on_result(result, len(checkpoints))
@@ -144,16 +138,6 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
         env.close()
     write_results(run_dir, results, config.name)
     return results
-
-
-def play_greedy(policy: Any, env: Any, games: int, seed: int) -> dict[str, int]:
-    """Outcome counts of ``games`` of the arena's deals with ``policy`` playing its most probable legal action."""
-    from .eval_games import play_deals
-
-    policy.set_training_mode(False)
-    counts = play_deals(env.batch, lambda obs, masks: policy.predict(obs, action_masks=masks, deterministic=True)[0],
-                        games, seed)
-    return dict(counts)
 
 
 def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: str) -> None:
@@ -166,8 +150,8 @@ def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: 
     curves = [{"timesteps": r.timesteps, "opponent": f"{r.opponent}, {r.games:,} games here", "games": r.games,
                "wins": r.wins, "win_rate": r.win_rate} for r in results]
     curves += [{"timesteps": r.timesteps, "opponent": f"{r.opponent}, training's {r.training_games:,} games",
-                "games": r.training_games, "wins": round(r.training_win_rate * r.training_games),
-                "win_rate": r.training_win_rate} for r in results if r.training_games]
+                "games": r.training_games, "wins": r.training_wins, "win_rate": r.training_win_rate}
+               for r in results if r.training_games]
     figure = learning_curve_figure(curves, f"{run_name}: checkpoints re-evaluated")
     figure.savefig(run_dir / CHECKPOINT_EVAL_PNG, dpi=100)
 
