@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from agents.learned import observation_scale
-from ccg_env.model_file import ModelFileError, UntrustedModelError
+from ccg_env.model_file import UntrustedModelError
 
 
 def untrusted_checkpoint_message(path: Path) -> str:
@@ -75,15 +75,10 @@ class RLlibAgent:
             self._metadata = None
         else:
             from ccg_env.engine.game_setup import resolve_cards
-            from ccg_env.rllib.policy_file import load_policy_file
+            from ccg_env.rllib.policy_file import check_policy_fits, load_policy_file
 
             self._module, self._metadata = load_policy_file(self.path)
-            trained, ours = self._metadata["card_ids"], sorted(resolve_cards(self.cards))
-            if trained is not None and trained != ours:
-                raise ModelFileError(f"{self.path}: the policy was trained on a card set of {len(trained)} cards "
-                                     f"but the game's has {len(ours)}; only in the policy's: "
-                                     f"{sorted(set(trained) - set(ours))[:5]}, only in the game's: "
-                                     f"{sorted(set(ours) - set(trained))[:5]} (pass the card set it was trained on)")
+            check_policy_fits(self._metadata, str(self.path), card_ids=sorted(resolve_cards(self.cards)))
         return self._module
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
@@ -106,13 +101,11 @@ class RLlibAgent:
         """Greedy play keeps no state between games."""
 
     def _check_sizes(self, observation_size: int, action_size: int) -> None:
-        metadata = self._metadata
-        if metadata is None:
-            return
-        if (observation_size, action_size) != (metadata["observation_size"], metadata["action_size"]):
-            raise ModelFileError(f"{self.path}: the policy reads observations of {metadata['observation_size']} "
-                                 f"entries and {metadata['action_size']} action ids, but the game gives "
-                                 f"{observation_size} and {action_size} (other rules or card set?)")
+        if self._metadata is not None:
+            from ccg_env.rllib.policy_file import check_policy_fits
+
+            check_policy_fits(self._metadata, str(self.path), observation_size=observation_size,
+                              action_size=action_size)
 
     def _scale(self, rules: Any, size: int) -> np.ndarray:
         scale = self._scales.get(rules)

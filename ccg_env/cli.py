@@ -486,9 +486,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
         bar.total = total
         bar.update(1)
 
-    with tqdm(desc="checkpoints", unit="checkpoint", disable=args.no_progress or not sys.stderr.isatty()) as bar:
-        results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, args.opponent,
-                                       on_result=advance)
+    try:
+        with tqdm(desc="checkpoints", unit="checkpoint", disable=args.no_progress or not sys.stderr.isatty()) as bar:
+            results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, args.opponent,
+                                           on_result=advance)
+    except ImportError as error:  # an RLlib run without the rllib extra
+        print(f"ccg-env evaluate: {error}", file=sys.stderr)
+        return 2
     print(summary(results))
     print(f"wrote {Path(args.run_dir) / CHECKPOINT_EVAL_CSV} and {CHECKPOINT_EVAL_PNG} beside it")
     return 0

@@ -1,6 +1,7 @@
 """`ccg-env evaluate`: a run's checkpoints re-evaluated on the arena's deals, the CSV and plot it writes, its errors."""
 
 import csv
+import importlib.util
 
 import pytest
 import yaml
@@ -57,8 +58,19 @@ def test_bad_run_folders_are_refused_with_the_reason(tmp_path, run_dir):
     settings = yaml.safe_load((run_dir / "config.yaml").read_text())
     (tmp_path / "config.yaml").write_text(yaml.safe_dump({**settings, "backend": "rllib"}))
     (tmp_path / "checkpoints").mkdir()
-    with pytest.raises(ValueError, match="rllib run"):
-        evaluate_checkpoints(tmp_path)
+    with pytest.raises(ValueError, match=r"no checkpoints to evaluate \(training writes checkpoints/step_<timesteps>"
+                                         r"\.ccgrllib"):
+        evaluate_checkpoints(tmp_path)  # an RLlib run's are policy files of its own format
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="the rllib extra is installed here")
+def test_an_rllib_run_without_the_rllib_extra_names_the_extra(tmp_path, run_dir, capsys):
+    settings = yaml.safe_load((run_dir / "config.yaml").read_text())
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({**settings, "backend": "rllib"}))
+    (tmp_path / "checkpoints").mkdir()
+    (tmp_path / "checkpoints" / "step_1024.ccgrllib").write_bytes(b"not read")
+    assert cli_main(["evaluate", str(tmp_path), "--no-progress"]) == 2
+    assert "the optional extra 'rllib'" in capsys.readouterr().err
 
 
 def test_the_command_names_a_folder_that_is_not_a_run(tmp_path, capsys):

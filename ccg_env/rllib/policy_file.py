@@ -23,11 +23,13 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..model_file import (MAX_ACTION_SIZE, MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE,
                           ModelFileError)
 from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
+from ..model_file import check_fits
 
 FORMAT = "ccg-env-rllib-module"
 FORMAT_VERSION = 1
@@ -234,6 +236,24 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
     return module, metadata
 
 
+def check_policy_fits(metadata: dict[str, Any], where: str, **game: Any) -> None:
+    """:func:`ccg_env.model_file.check_fits` for a policy file's metadata: its observation and action sizes and card
+    set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids``; those not given are not
+    checked)."""
+    card_ids = metadata["card_ids"]
+    check_fits(SimpleNamespace(observation_size=metadata["observation_size"], action_size=metadata["action_size"],
+                               card_ids=None if card_ids is None else tuple(card_ids)), where, **game)
+
+
+def load_fitting_policy(path: str | Path, core: Any) -> Any:
+    """The module of a policy file that plays ``core``'s game (an env core: its observation, action ids and cards);
+    a file made for another game is refused with a ModelFileError naming both sides."""
+    module, metadata = load_policy_file(path)
+    check_policy_fits(metadata, str(path), observation_size=core.encoder.size, action_size=core.size,
+                      card_ids=sorted(core.cards))
+    return module
+
+
 def _build_module(metadata: dict[str, Any], space: Any) -> Any:
     """The (untrained) module a validated metadata describes."""
     import gymnasium
@@ -255,4 +275,5 @@ def _build_module(metadata: dict[str, Any], space: Any) -> Any:
                                                  "vf_share_layers")})
 
 
-__all__ = ["FORMAT", "SUFFIX", "check_metadata", "load_policy_file", "read_policy_file", "save_policy_file"]
+__all__ = ["FORMAT", "SUFFIX", "check_metadata", "check_policy_fits", "load_fitting_policy", "load_policy_file",
+           "read_policy_file", "save_policy_file"]

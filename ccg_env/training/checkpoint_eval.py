@@ -1,31 +1,39 @@
 """Re-evaluate a finished run's checkpoints on more games than its training evaluations played, for a learning curve
 whose noise is small enough to read (``ccg-env evaluate RUN_DIR``).
 
-Each checkpoint's model file plays ``games`` greedy games against the run's evaluation opponent on the arena's deals
-(:func:`ccg_env.training.train.evaluate`, as training evaluates), from another seed than training's
+Each checkpoint's policy file plays ``games`` greedy games against the run's evaluation opponent on the arena's deals
+(:func:`ccg_env.training.train.evaluate`, as training evaluates; :func:`ccg_env.rllib.train.evaluate` for a run of
+the RLlib backend), from another seed than training's
 evaluations by default, so the figures are not the ones the best model was picked by. The results go to
 ``checkpoint_eval.csv`` (one row per checkpoint: the counts, the win rate with its 95% Wilson interval, the minutes of
 training when the checkpoint was saved and the training evaluation's own win rate) and ``checkpoint_eval.png`` (both
-curves), beside ``eval.csv``. Only ``.ccgmodel`` files are loaded: nothing from the run folder runs code.
+curves), beside ``eval.csv``. Only policy files are loaded (``.ccgmodel``; ``.ccgrllib`` for RLlib, which needs the
+``rllib`` extra): nothing from the run folder runs code.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..intervals import wilson_interval
 from .curve import learning_curve_figure
 from .train import EvalResult, eval_opponent, evaluate, make_vec_env
-from .train_config import load_config
+from .train_config import TrainConfig, load_config
 
 CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"
 CHECKPOINT_EVAL_PNG = "checkpoint_eval.png"
 #: Seed of the re-evaluation's deals: not training's ``eval_seed`` (1,000,000), so the games differ from those the
 #: best model was selected by.
 DEFAULT_SEED = 2_000_000
+#: The policy file each backend writes at every evaluation, as ``checkpoints/step_<timesteps><suffix>``.
+CHECKPOINT_SUFFIXES = {"sb3": ".ccgmodel", "rllib": ".ccgrllib"}
+#: ``play(path, seed)``: the outcomes of one checkpoint's games.
+Player = Callable[[Path, int], dict[str, int]]
 
 
 @dataclass
@@ -56,13 +64,13 @@ class CheckpointResult(EvalResult):
                 "training_eval_games": self.training_games}
 
 
-def run_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
-    """``(timesteps, path)`` of every ``checkpoints/step_<timesteps>.ccgmodel`` of a run, by timesteps."""
+def run_checkpoints(run_dir: str | Path, suffix: str = ".ccgmodel") -> list[tuple[int, Path]]:
+    """``(timesteps, path)`` of every ``checkpoints/step_<timesteps><suffix>`` of a run, by timesteps."""
     folder = Path(run_dir) / "checkpoints"
-    found = sorted((int(path.stem[len("step_"):]), path) for path in folder.glob("step_*.ccgmodel")
+    found = sorted((int(path.stem[len("step_"):]), path) for path in folder.glob(f"step_*{suffix}")
                    if path.stem[len("step_"):].isdigit())
     if not found:
-        raise ValueError(f"{folder}: no checkpoints to evaluate (training writes checkpoints/step_<timesteps>.ccgmodel "
+        raise ValueError(f"{folder}: no checkpoints to evaluate (training writes checkpoints/step_<timesteps>{suffix} "
                          f"at each evaluation; a run with eval_every: 0 has only its final model)")
     return found
 
@@ -91,7 +99,7 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     """Play ``games`` games with each checkpoint of the run in ``run_dir`` and write the CSV and the plot beside it.
 
     Args:
-        run_dir: a run folder of the SB3 backend (``<runs_dir>/<name>``, with its ``config.yaml``).
+        run_dir: a run folder (``<runs_dir>/<name>``, with its ``config.yaml``) of either backend.
         games: games per checkpoint; a multiple of 98 (every ordered pair of the 7 packaged decks from both seats)
             keeps decks and seats balanced.
         seed: seed of the deals, the same for every checkpoint.
@@ -103,8 +111,6 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     """
     import torch
 
-    from ccg_env.saved_policy import load_model
-
     run_dir = Path(run_dir)
     if not (run_dir / "config.yaml").is_file():
         raise ValueError(f"{run_dir}: not a training run folder (no config.yaml; ccg-env train writes one into "
@@ -112,32 +118,61 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     if games < 1 or envs < 1:
         raise ValueError(f"games and envs must be at least 1, got games={games} and envs={envs}")
     config = load_config(run_dir / "config.yaml")
-    if config.backend != "sb3":
-        raise ValueError(f"{run_dir}: a {config.backend} run; checkpoint re-evaluation reads the SB3 backend's "
-                         f"checkpoints/step_<timesteps>.ccgmodel files")
-    checkpoints = run_checkpoints(run_dir)
+    checkpoints = run_checkpoints(run_dir, CHECKPOINT_SUFFIXES[config.backend])
     torch.set_num_threads(config.torch_threads)  # as the run trained: more threads stall on a loaded machine
     label = opponent or eval_opponent(config)
     if label == "league":
         raise ValueError("the opponent must be an agent, not 'league'")
     trained = training_evaluations(run_dir, label)
-    env = make_vec_env(config, min(envs, games), label)
-    results = []
-    try:
+    players = {"sb3": _sb3_player, "rllib": _rllib_player}
+    with players[config.backend](config, label, games, envs) as play:
+        results = []
         for timesteps, path in checkpoints:
-            model = load_model(path)
-            model.check_fits(observation_size=int(env.observation_space.shape[0]),
-                             action_size=int(env.action_space.n))
             seconds, wins, evaluated = trained.get(timesteps, (0.0, None, None))
-            outcomes = dict(evaluate(model.policy, env, games, deterministic=True, seed=seed))
-            result = CheckpointResult(timesteps, seconds, label, outcomes, wins, evaluated)
+            result = CheckpointResult(timesteps, seconds, label, play(path, seed), wins, evaluated)
             results.append(result)
             if on_result is not None:
                 on_result(result, len(checkpoints))
-    finally:
-        env.close()
     write_results(run_dir, results, config.name)
     return results
+
+
+@contextmanager
+def _sb3_player(config: TrainConfig, opponent: str, games: int, envs: int) -> Iterator[Player]:
+    """Plays ``.ccgmodel`` checkpoints on one vectorized env, as training's evaluations do."""
+    from ccg_env.saved_policy import load_model
+
+    env = make_vec_env(config, min(envs, games), opponent)
+
+    def play(path: Path, seed: int) -> dict[str, int]:
+        model = load_model(path)
+        model.check_fits(observation_size=int(env.observation_space.shape[0]), action_size=int(env.action_space.n))
+        return dict(evaluate(model.policy, env, games, deterministic=True, seed=seed))
+
+    try:
+        yield play
+    finally:
+        env.close()
+
+
+@contextmanager
+def _rllib_player(config: TrainConfig, opponent: str, games: int, envs: int) -> Iterator[Player]:
+    """Plays ``.ccgrllib`` checkpoints as the RLlib backend's evaluations do (needs the ``rllib`` extra)."""
+    from ..rllib import require_ray
+
+    require_ray()  # an ImportError naming the extra, before the modules that import ray
+    from ..rllib.env import CcgMultiAgentEnv
+    from ..rllib.policy_file import load_fitting_policy
+    from ..rllib.train import env_config
+    from ..rllib.train import evaluate as evaluate_module
+
+    config = dataclasses.replace(config, eval_envs=envs)
+    core = CcgMultiAgentEnv(env_config(config)).core  # the game the policies must fit, as training saved them
+
+    def play(path: Path, seed: int) -> dict[str, int]:
+        return dict(evaluate_module(load_fitting_policy(path, core), config, opponent, games, seed))
+
+    yield play
 
 
 def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: str) -> None:
@@ -171,5 +206,5 @@ def summary(results: Sequence[CheckpointResult]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CheckpointResult", "evaluate_checkpoints",
+__all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CHECKPOINT_SUFFIXES", "CheckpointResult", "evaluate_checkpoints",
            "run_checkpoints", "summary"]

@@ -108,11 +108,18 @@ def test_a_linear_learning_rate_falls_to_zero_at_its_end_step(ray_session):
     assert rates == pytest.approx([5e-4, 0.0, 0.0], abs=1e-9)  # halfway after 128 steps; 0 from step 256 on
 
 
-def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
-    from ccg_env.rllib.train import build_config, restore, train
+@pytest.fixture(scope="module")
+def tiny_run(ray_session, tmp_path_factory):
+    """A tiny league run's folder: evaluations against the heuristic, random play and the best model so far."""
+    from ccg_env.rllib.train import train
 
-    result = train(_train_config(tmp_path, eval_opponents=["random", "best"]))
-    run = result.run_dir
+    return train(_train_config(tmp_path_factory.mktemp("runs"), eval_opponents=["random", "best"])).run_dir
+
+
+def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tiny_run, tmp_path):
+    from ccg_env.rllib.train import build_config, restore
+
+    run = tiny_run
     for name in ("config.yaml", "eval.csv", "progress.csv", "learning_curve.png", "model.ccgrllib",
                  "best_model.ccgrllib"):
         assert (run / name).is_file(), name
@@ -145,6 +152,32 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tmp_path):
     assert record.result in ("win", "draw", "turn_limit")
     record = MatchRunner(decks="random").play([RandomAgent(), RLlibAgent(run / "model", trust=True)], seed=6)
     assert record.decisions > 0
+
+
+def test_ccg_env_evaluate_replays_the_checkpoints_of_an_rllib_run(tiny_run):
+    from ccg_env.model_file import ModelFileError
+    from ccg_env.rllib.policy_file import check_policy_fits
+    from ccg_env.training.checkpoint_eval import evaluate_checkpoints
+    from ccg_env.training.train_config import load_config
+
+    config = load_config(tiny_run / "config.yaml")
+    with open(tiny_run / "eval.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    for opponent in ("heuristic", "random"):  # training's own games again, with another number of envs
+        results = evaluate_checkpoints(tiny_run, games=config.eval_games, seed=config.eval_seed, envs=3,
+                                       opponent=opponent)
+        trained = {int(row["timesteps"]): (int(row["wins"]), int(row["losses"])) for row in rows
+                   if row["opponent"] == opponent}
+        assert len(results) >= 2
+        assert {r.timesteps: (r.wins, r.outcomes.get("loss", 0)) for r in results} == trained
+        assert all(r.training_games == config.eval_games for r in results)
+    assert (tiny_run / "checkpoint_eval.csv").is_file() and (tiny_run / "checkpoint_eval.png").is_file()
+
+    metadata = read_policy_file(tiny_run / "model.ccgrllib")[0]
+    with pytest.raises(ModelFileError, match="trained on a card set of .* cards but the game's has 2"):
+        check_policy_fits(metadata, "step.ccgrllib", card_ids=["a", "b"])
+    with pytest.raises(ModelFileError, match="the game's layout has 7"):
+        check_policy_fits(metadata, "step.ccgrllib", action_size=7)
 
 
 SMALL_SLOTS = {"slot_dim": 8, "global_dim": 16, "head_dim": 8}
