@@ -21,7 +21,8 @@ Why the prior only at the root: one forward pass of the shipped slot policy cost
 and one search iteration (world, path, rollout) about 0.5 ms, so a prior at every new node would cut the
 iterations at equal time by about four; the root's prior costs one pass per decision (under 4% of a 50 ms
 budget). For the same reason rollout rewards stay the heuristic rollout's: the policy's value head costs about
-1.1 ms per leaf, and mixing it half into the leaf reward measured weaker (below).
+1.1 ms per leaf, mixing it half into the leaf reward measured weaker (below), and even at no cost (equal
+iterations rather than equal time) the value alone in place of the position score plays plain search level.
 
 The time limit counts from the start of the decision, so the prior's forward pass is paid from the same budget
 as plain search's iterations: equal time per decision. With ``iterations`` instead, the agent is deterministic
@@ -45,13 +46,17 @@ the same run at 2.5M steps: 0.655 against the heuristic (196 games)    0.485 [0.
 that run's final model (0.635 against the heuristic)                   0.500 [0.403, 0.597]
 the shipped model of 2026-11-27 (0.672 against the heuristic)          0.459 [0.364, 0.558]
 that model continued 2M steps at ent_coef 0.001 (0.694)                0.469 [0.374, 0.567]
+the model shipped on 2026-11-28 (0.700 against the heuristic)          0.459 [0.364, 0.558]
+no prior; the 2026-11-27 model's value (1 + v) / 2 at rollouts' ends   0.500 [0.403, 0.597]
+  in place of the position score, 48 iterations each (equal
+  iterations, not equal time; 2026-11-28)
 =====================================================================  ======================
 
 PUCT itself costs nothing (the uniform prior plays level), and the prior helps only as far as the policy's
 picks beat what the heuristic-first search finds on its own: with today's policies it steers visits away from
 better moves, less so as the policy gets stronger (0.306, 0.429, 0.485 and 0.500 for policies at 0.29, 0.575,
-0.655 and 0.635 against the heuristic), and no further with policies at 0.672 and 0.694 (0.459 and 0.469,
-within the noise of 98 games). The softmax, ``c_puct`` 1 and the absent value term are the defaults because no
+0.655 and 0.635 against the heuristic), and no further with policies at 0.672, 0.694 and 0.700 (0.459, 0.469
+and 0.459, within the noise of 98 games). The softmax, ``c_puct`` 1 and the absent value term are the defaults because no
 variant measured better.
 """
 
