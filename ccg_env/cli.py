@@ -173,8 +173,9 @@ def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--seed", type=non_negative_int, default=2_000_000,
                           help="seed of the deals (training's evaluations use eval_seed, 1000000 by default)")
     evaluate.add_argument("--envs", type=positive_int, default=98, help="games played side by side")
-    evaluate.add_argument("--opponent", metavar="AGENT", help="a registered agent (default: the run's evaluation "
-                                                               "opponent)")
+    evaluate.add_argument("--opponent", metavar="AGENT", help="a registered agent, with options as in the arena "
+                                                               "(search:iterations=8); default: the run's evaluation "
+                                                               "opponent")
     evaluate.add_argument("--no-progress", action="store_true", help="hide the progress bar (shown on a terminal)")
 
 
@@ -486,9 +487,15 @@ def run_evaluate(args: argparse.Namespace) -> int:
         bar.total = total
         bar.update(1)
 
+    opponent = None
+    if args.opponent is not None:
+        from agents.arena import parse_agent_spec
+
+        name, options = parse_agent_spec(args.opponent)
+        opponent = {"name": name, **options} if options else name
     try:
         with tqdm(desc="checkpoints", unit="checkpoint", disable=args.no_progress or not sys.stderr.isatty()) as bar:
-            results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, args.opponent,
+            results = evaluate_checkpoints(args.run_dir, args.games, args.seed, args.envs, opponent,
                                            on_result=advance)
     except ImportError as error:  # an RLlib run without the rllib extra
         print(f"ccg-env evaluate: {error}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 import csv
 import importlib.util
+import re
 
 import pytest
 import yaml
@@ -13,9 +14,10 @@ from ccg_env.training.train import load_config, train
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    """A smoke run with checkpoints at 1,024 and 2,048 steps, evaluated against the heuristic."""
+    """A smoke run with checkpoints at 1,024 and 2,048 steps, evaluated against the heuristic and a small search."""
     runs = tmp_path_factory.mktemp("runs")
-    train(load_config("smoke", {"runs_dir": str(runs), "opponent": "heuristic", "decks": "random", "seat": "random"}))
+    train(load_config("smoke", {"runs_dir": str(runs), "opponent": "heuristic", "decks": "random", "seat": "random",
+                                "eval_opponents": [{"name": "search", "iterations": 2}]}))
     return runs / "smoke"
 
 
@@ -24,9 +26,33 @@ def test_on_training_s_own_deals_it_reproduces_the_training_evaluations(run_dir)
     results = evaluate_checkpoints(run_dir, games=config.eval_games, seed=config.eval_seed, envs=3)
     assert [r.timesteps for r in results] == [1024, 2048]
     with open(run_dir / "eval.csv", newline="") as file:
-        trained = {int(row["timesteps"]): int(row["wins"]) for row in csv.DictReader(file)}
+        rows = list(csv.DictReader(file))
+    trained = {int(row["timesteps"]): int(row["wins"]) for row in rows if row["opponent"] == "heuristic"}
     assert {r.timesteps: r.wins for r in results} == trained
     assert all(r.games == config.eval_games and r.training_games == config.eval_games for r in results)
+
+
+def test_an_opponent_with_options_is_labelled_and_replayed_as_training_s_eval_opponents(run_dir):
+    config = load_config(run_dir / "config.yaml")
+    results = evaluate_checkpoints(run_dir, games=config.eval_games, seed=config.eval_seed, envs=config.eval_envs,
+                                   opponent={"name": "search", "iterations": 2})
+    with open(run_dir / "eval.csv", newline="") as file:
+        trained = {int(row["timesteps"]): int(row["wins"]) for row in csv.DictReader(file)
+                   if row["opponent"] == "search(iterations=2)"}
+    assert len(trained) == 2 and {r.timesteps: r.training_wins for r in results} == trained
+    assert {r.timesteps: r.wins for r in results} == trained and results[0].opponent == "search(iterations=2)"
+
+
+def test_the_command_takes_an_opponent_spec_and_names_a_bad_one(run_dir, capsys):
+    assert cli_main(["evaluate", str(run_dir), "--games", "14", "--opponent", "search:iterations=2",
+                     "--no-progress"]) == 0
+    assert "against search(iterations=2) over 14 games" in capsys.readouterr().out
+    for spec, message in (("search:depth=3", "the opponent: .*depth"), ("league", "the opponent: 'league'"),
+                          ("best", "the opponent must be an agent; 'best'")):
+        with pytest.raises(SystemExit) as stop:
+            cli_main(["evaluate", str(run_dir), "--opponent", spec, "--no-progress"])
+        assert stop.value.code == 2
+        assert re.search(message, capsys.readouterr().err), spec
 
 
 def test_it_writes_one_row_per_checkpoint_with_an_interval_and_a_plot(run_dir):

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..intervals import wilson_interval
 from .curve import learning_curve_figure
 from .train import EvalResult, eval_opponent, evaluate, make_vec_env
-from .train_config import TrainConfig, load_config
+from .train_config import TrainConfig, eval_agent, load_config
 
 CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"
 CHECKPOINT_EVAL_PNG = "checkpoint_eval.png"
@@ -94,7 +94,7 @@ def training_evaluations(run_dir: Path, opponent: str) -> dict[int, tuple[float,
 
 
 def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEFAULT_SEED, envs: int = 98,
-                         opponent: str | None = None,
+                         opponent: str | dict[str, Any] | None = None,
                          on_result: Callable[[CheckpointResult, int], None] | None = None) -> list[CheckpointResult]:
     """Play ``games`` games with each checkpoint of the run in ``run_dir`` and write the CSV and the plot beside it.
 
@@ -104,7 +104,9 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
             keeps decks and seats balanced.
         seed: seed of the deals, the same for every checkpoint.
         envs: games played side by side.
-        opponent: a registered agent name (default: the run's evaluation opponent).
+        opponent: a registered agent name, or a mapping of one and its options (``{"name": "search",
+            "iterations": 8}``, labelled ``search(iterations=8)`` as in ``eval.csv``); default: the run's evaluation
+            opponent.
         on_result: called after each checkpoint with its result and how many checkpoints there are.
 
     Sets torch's thread count to the run's ``torch_threads``, as training does.
@@ -120,12 +122,14 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     config = load_config(run_dir / "config.yaml")
     checkpoints = run_checkpoints(run_dir, CHECKPOINT_SUFFIXES[config.backend])
     torch.set_num_threads(config.torch_threads)  # as the run trained: more threads stall on a loaded machine
-    label = opponent or eval_opponent(config)
-    if label == "league":
-        raise ValueError("the opponent must be an agent, not 'league'")
+    spec = opponent if opponent is not None else eval_opponent(config)
+    label, agent = eval_agent(spec, "the opponent")
+    if agent is None:
+        raise ValueError(f"the opponent must be an agent; {label!r} (the run's best model) is one of the checkpoints")
     trained = training_evaluations(run_dir, label)
     players = {"sb3": _sb3_player, "rllib": _rllib_player}
-    with players[config.backend](config, label, games, envs) as play:
+    # a name as training's main evaluation passes it (each game its own agent), else the agent with its options
+    with players[config.backend](config, spec if isinstance(spec, str) else agent, games, envs) as play:
         results = []
         for timesteps, path in checkpoints:
             seconds, wins, evaluated = trained.get(timesteps, (0.0, None, None))
@@ -138,7 +142,7 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
 
 
 @contextmanager
-def _sb3_player(config: TrainConfig, opponent: str, games: int, envs: int) -> Iterator[Player]:
+def _sb3_player(config: TrainConfig, opponent: Any, games: int, envs: int) -> Iterator[Player]:
     """Plays ``.ccgmodel`` checkpoints on one vectorized env, as training's evaluations do."""
     from ccg_env.saved_policy import load_model
 
@@ -156,7 +160,7 @@ def _sb3_player(config: TrainConfig, opponent: str, games: int, envs: int) -> It
 
 
 @contextmanager
-def _rllib_player(config: TrainConfig, opponent: str, games: int, envs: int) -> Iterator[Player]:
+def _rllib_player(config: TrainConfig, opponent: Any, games: int, envs: int) -> Iterator[Player]:
     """Plays ``.ccgrllib`` checkpoints as the RLlib backend's evaluations do (needs the ``rllib`` extra)."""
     from ..rllib import require_ray
 

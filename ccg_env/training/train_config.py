@@ -242,14 +242,14 @@ def _check_game(config: TrainConfig) -> None:
 BEST_SO_FAR = "best"
 
 
-def eval_agent(spec: Any) -> tuple[str, Any]:
+def eval_agent(spec: Any, where: str = "train config: eval_opponents") -> tuple[str, Any]:
     """An ``eval_opponents`` entry as (label, agent): a name, or ``{name: ..., option: value...}``; ``best`` gives
-    (``"best"``, None): the trainer builds that opponent from the best model at each evaluation."""
+    (``"best"``, None): the trainer builds that opponent from the best model at each evaluation. ``where`` starts
+    the error message of a bad entry."""
     from ..agent_api import available_agents, make_agent
 
     if spec == BEST_SO_FAR:
         return BEST_SO_FAR, None
-    where = "train config: eval_opponents"
     options = dict(spec) if isinstance(spec, dict) else {"name": spec}
     name = options.pop("name", None)
     if name not in available_agents():
