@@ -105,8 +105,9 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
         seed: seed of the deals, the same for every checkpoint.
         envs: games played side by side.
         opponent: a registered agent name, or a mapping of one and its options (``{"name": "search",
-            "iterations": 8}``, labelled ``search(iterations=8)`` as in ``eval.csv``); default: the run's evaluation
-            opponent.
+            "iterations": 8}``, labelled ``search(iterations=8)`` as in ``eval.csv``; one agent object serves the
+            games played side by side, as in training's ``eval_opponents``, so a randomized one's games depend on
+            ``envs`` too); default: the run's evaluation opponent.
         on_result: called after each checkpoint with its result and how many checkpoints there are.
 
     Sets torch's thread count to the run's ``torch_threads``, as training does.
