@@ -116,3 +116,11 @@ def test_a_damaged_eval_csv_is_named_with_its_line(tmp_path, run_dir):
     (copy / "eval.csv").write_text("\n".join([rows[0], rows[1].replace(rows[1].split(",")[0], "soon", 1)]) + "\n")
     with pytest.raises(ValueError, match=r"eval.csv, line 2: expected eval.csv's numbers"):
         evaluate_checkpoints(copy, games=2)
+
+
+def test_the_summary_rounds_each_rate_once():
+    from ccg_env.training.checkpoint_eval import CheckpointResult, summary
+
+    result = CheckpointResult(4096, 0.0, "heuristic", {"win": 235, "loss": 157})  # 0.59948...: 0.5995 in the CSV
+    first, best = summary([result]).splitlines()
+    assert first.split()[2] == "0.599" and "steps, 0.599 against heuristic" in best

@@ -200,11 +200,10 @@ def summary(results: Sequence[CheckpointResult]) -> str:
     """A few lines: each checkpoint's win rate with its interval, and the best one."""
     lines = []
     for result in results:
-        row = result.row()
+        low, high = wilson_interval(result.wins, result.games)  # unrounded, as the best line's rate
         trained = "" if result.training_win_rate is None else \
             f"   (training's evaluation: {result.training_win_rate:.3f} of {result.training_games})"
-        lines.append(f"{result.timesteps:>11,} steps  {row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-                     f"{trained}")
+        lines.append(f"{result.timesteps:>11,} steps  {result.win_rate:.3f} [{low:.3f}, {high:.3f}]{trained}")
     best = max(results, key=lambda r: r.win_rate)
     lines.append(f"best: {best.timesteps:,} steps, {best.win_rate:.3f} against {best.opponent} over {best.games:,} "
                  f"games")
