@@ -165,7 +165,8 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
 def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate = _command(commands, "evaluate", "Re-evaluate every checkpoint of a finished training run on more games "
                                               "than its training evaluations played: checkpoint_eval.csv and "
-                                              "checkpoint_eval.png in the run folder (ccg_env.training.checkpoint_eval).")
+                                              "checkpoint_eval.png in the run folder "
+                                              "(ccg_env.training.checkpoint_eval).")
     evaluate.add_argument("run_dir", metavar="RUN_DIR", help="the run folder, e.g. runs/ppo_vs_heuristic")
     evaluate.add_argument("--games", type=positive_int, default=1960,
                           help="games per checkpoint (a multiple of 98 plays every ordered pair of the 7 packaged "

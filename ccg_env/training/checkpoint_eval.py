@@ -45,10 +45,6 @@ class CheckpointResult(EvalResult):
     training_games: int | None = None
 
     @property
-    def wins(self) -> int:
-        return self.outcomes.get("win", 0)
-
-    @property
     def training_win_rate(self) -> float | None:
         return None if not self.training_games else self.training_wins / self.training_games
 
@@ -210,5 +206,5 @@ def summary(results: Sequence[CheckpointResult]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CHECKPOINT_SUFFIXES", "CheckpointResult", "evaluate_checkpoints",
-           "run_checkpoints", "summary"]
+__all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CHECKPOINT_SUFFIXES", "CheckpointResult",
+           "evaluate_checkpoints", "run_checkpoints", "summary"]

@@ -117,8 +117,12 @@ class EvalResult:
         return sum(self.outcomes.values())
 
     @property
+    def wins(self) -> int:
+        return self.outcomes.get("win", 0)
+
+    @property
     def win_rate(self) -> float:
-        return self.outcomes.get("win", 0) / max(1, self.games)
+        return self.wins / max(1, self.games)
 
     def row(self) -> dict[str, Any]:
         """The ``eval.csv`` row."""
