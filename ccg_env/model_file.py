@@ -20,8 +20,10 @@ This module is plain Python (no torch): it reads, writes and validates the conta
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
+import re
 import zipfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -39,8 +41,10 @@ MAX_OBSERVATION_SIZE = 1_000_000
 MAX_ACTION_SIZE = 1_000_000
 MAX_LAYER_SIZE = 4096
 MAX_LAYERS = 8
-MAX_ATTENTION_LAYERS = 8
+MAX_ATTENTION_LAYERS = 8  # RLlib policy files (ccg_env.rllib.policy_file)
 MAX_CARDS = 100_000
+#: Deepest nesting of lists and objects in ``metadata.json`` (a policy's needs 4).
+MAX_METADATA_NESTING = 16
 
 #: Policy classes a model file may name (``MlpPolicy`` is sb3-contrib's name for the first).
 POLICY_CLASSES = ("MaskableActorCriticPolicy", "SlotPolicy")
@@ -147,7 +151,7 @@ def _check_size(limit: int) -> Callable[[Any, str], None]:
 
 
 def _check_policy_class(value: Any, where: str) -> None:
-    if value not in POLICY_CLASSES and value not in POLICY_ALIASES:
+    if not isinstance(value, str) or (value not in POLICY_CLASSES and value not in POLICY_ALIASES):
         raise ModelFileError(f"{where}: unknown policy class {_short(value)}; known: "
                              f"{', '.join((*POLICY_CLASSES, *POLICY_ALIASES))}")
 
@@ -281,7 +285,10 @@ def _check_pieces(value: Any, size: int, where: str) -> None:
 
 def _check_extractor_kwargs(extractor: str, kwargs: Any, size: int, where: str) -> None:
     allowed = {"FlattenExtractor": set(), "ScaledFlattenExtractor": {"gain"},
-               "SlotEncoderExtractor": {"pieces", "slot_dim", "global_dim", "gain", "attention_layers"}}[extractor]
+               "SlotEncoderExtractor": {"pieces", "slot_dim", "global_dim", "gain"}}[extractor]
+    if extractor == "SlotEncoderExtractor" and "attention_layers" in kwargs:
+        raise ModelFileError(f"{where}: attention_layers: the slot policy's attention layers were removed (they "
+                             "measured no gain; see docs/training.md): this model needs the ccg-env that wrote it")
     unknown = sorted(set(kwargs) - allowed)
     if unknown:
         raise ModelFileError(f"{where}: unknown options {unknown} for {extractor} (known: "
@@ -296,10 +303,6 @@ def _check_extractor_kwargs(extractor: str, kwargs: Any, size: int, where: str) 
         for key in ("slot_dim", "global_dim"):
             if key in kwargs:
                 _check_layer_size(kwargs[key], f"{where}: {key}")
-        layers = kwargs.get("attention_layers", 0)
-        if isinstance(layers, bool) or not isinstance(layers, int) or not 0 <= layers <= MAX_ATTENTION_LAYERS:
-            raise ModelFileError(f"{where}: attention_layers: expected a whole number from 0 to "
-                                 f"{MAX_ATTENTION_LAYERS}, got {_short(layers)}")
 
 
 # --- the container -----------------------------------------------------------------------------------------
@@ -337,6 +340,29 @@ def _read_member(archive: zipfile.ZipFile, name: str, limit: int, where: str) ->
     return data
 
 
+_JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def parse_metadata(raw: bytes, where: str) -> Any:
+    """``metadata.json`` parsed, refusing text that is not UTF-8 JSON or is nested deeper than
+    :data:`MAX_METADATA_NESTING` (checked on the text before the parser recurses)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ModelFileError(f"{where}: {METADATA_MEMBER} is not UTF-8 text: {error.reason} at byte "
+                             f"{error.start}") from None
+    brackets = _BRACKETS.findall(_JSON_STRINGS.sub("", text))  # outside strings: what json.loads recurses into
+    deepest = max(itertools.accumulate(1 if bracket in "[{" else -1 for bracket in brackets), default=0)
+    if deepest > MAX_METADATA_NESTING:
+        raise ModelFileError(f"{where}: {METADATA_MEMBER} is nested {deepest} levels deep, more than the "
+                             f"{MAX_METADATA_NESTING} a model file's metadata may be")
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise ModelFileError(f"{where}: {METADATA_MEMBER} is not valid JSON: {error}") from None
+
+
 def read_model_file(path: str | Path) -> tuple[ModelMetadata, bytes]:
     """The validated metadata and the (checksummed, not yet unpickled) weights bytes of a model file."""
     where = str(path)
@@ -348,11 +374,7 @@ def read_model_file(path: str | Path) -> tuple[ModelMetadata, bytes]:
             weights = _read_member(archive, WEIGHTS_MEMBER, MAX_WEIGHTS_BYTES, where)
     except (zipfile.BadZipFile, OSError, RuntimeError) as error:  # RuntimeError: an encrypted member
         raise ModelFileError(f"{where}: cannot read the archive: {error}") from None
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ModelFileError(f"{where}: {METADATA_MEMBER} is not valid JSON: {error}") from None
-    metadata = ModelMetadata.from_dict(document, where)
+    metadata = ModelMetadata.from_dict(parse_metadata(raw, where), where)
     digest = hashlib.sha256(weights).hexdigest()
     if digest != metadata.weights_sha256:
         raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} does not match the SHA-256 in {METADATA_MEMBER} "

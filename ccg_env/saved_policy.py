@@ -20,6 +20,7 @@ import numpy as np
 from . import __version__
 from .model_file import (ACTIVATIONS, SUFFIX, ModelFileError, ModelMetadata, UntrustedModelError,
                          check_fits, model_kind, read_model_file, untrusted_zip_message, write_model_file)
+from .tensor_file import check_module_size, load_tensors
 
 #: Keys of the ``weights.pt`` payload: the policy's state dict and the observation space's bounds.
 PAYLOAD_KEYS = ("policy", "observation_low", "observation_high")
@@ -160,15 +161,11 @@ class LoadedPolicy:
 
 
 def _unpickle_weights(data: bytes, metadata: ModelMetadata, where: str) -> dict[str, Any]:
-    """``torch.load(weights_only=True)`` of the weights, checked to be the expected plain tensors."""
+    """The weights read by :func:`ccg_env.tensor_file.load_tensors` (bounded, finite), checked to be the expected
+    plain tensors."""
     import torch
 
-    try:
-        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as error:  # UnpicklingError for a refused object; RuntimeError etc. for a damaged file
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ModelFileError(f"{where}: weights.pt refused by torch.load(weights_only=True), which loads plain "
-                             f"tensors only: {reason}") from None
+    payload = load_tensors(data, f"{where}: weights.pt")
     if not isinstance(payload, dict) or set(payload) != set(PAYLOAD_KEYS):
         raise ModelFileError(f"{where}: weights.pt must hold exactly {list(PAYLOAD_KEYS)}")
     state = payload["policy"]
@@ -224,6 +221,7 @@ def _check_shapes(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, st
 
     with torch.device("meta"), StayOnMeta():
         policy = _build_policy(metadata, low, high, where, ortho_init=False)
+    check_module_size(policy.state_dict(), where)
     shapes = {key: tuple(value.shape) for key, value in policy.state_dict().items()}
     given = {key: tuple(value.shape) for key, value in state.items()}
     if shapes == given:

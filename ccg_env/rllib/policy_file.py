@@ -29,7 +29,8 @@ from typing import Any
 from ..model_file import (MAX_ACTION_SIZE, MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE,
                           ModelFileError)
 from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
-from ..model_file import check_fits
+from ..model_file import check_fits, parse_metadata
+from ..tensor_file import check_module_size, load_tensors
 
 FORMAT = "ccg-env-rllib-module"
 FORMAT_VERSION = 1
@@ -184,12 +185,7 @@ def read_policy_file(path: str | Path) -> tuple[dict[str, Any], bytes]:
             weights = _read_member(archive, WEIGHTS_MEMBER, MAX_WEIGHTS_BYTES, where)
     except (zipfile.BadZipFile, OSError, RuntimeError) as error:
         raise ModelFileError(f"{where}: cannot read the archive: {error}") from None
-    try:
-        metadata = check_metadata(json.loads(raw.decode("utf-8")), where)
-    except (UnicodeDecodeError, ValueError) as error:
-        if isinstance(error, ModelFileError):
-            raise
-        raise ModelFileError(f"{where}: {METADATA_MEMBER} is not valid JSON: {error}") from None
+    metadata = check_metadata(parse_metadata(raw, where), where)
     if hashlib.sha256(weights).hexdigest() != metadata["weights_sha256"]:
         raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} does not match the SHA-256 in {METADATA_MEMBER} "
                              f"(file damaged or edited)")
@@ -205,20 +201,14 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
     metadata, weights = read_policy_file(path)
     where = str(path)
-    try:
-        state = torch.load(io.BytesIO(weights), weights_only=True, map_location="cpu")
-    except Exception as error:  # weights_only refuses anything but tensors and plain containers
-        raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a plain tensor state dict: {error}") from None
+    state = load_tensors(weights, f"{where}: {WEIGHTS_MEMBER}")  # bounded before allocating, finite
     if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                               for k, v in state.items()):
         raise ModelFileError(f"{where}: {WEIGHTS_MEMBER} is not a mapping of names to tensors")
     space = masked_space(np.ones(metadata["observation_size"], dtype=np.float32), metadata["action_size"])
     try:
         with torch.device("meta"):  # sized without allocating: the layers a hostile metadata asks for may be huge
-            planned = sum(t.numel() * t.element_size() for t in _build_module(metadata, space).state_dict().values())
-        if planned > MAX_WEIGHTS_BYTES:
-            raise ModelFileError(f"{where}: the metadata describes a module of {planned / 1e6:,.0f} MB of weights, "
-                                 f"more than the {MAX_WEIGHTS_BYTES / 1e6:,.0f} MB a policy file may hold")
+            check_module_size(_build_module(metadata, space).state_dict(), where)
         module = _build_module(metadata, space)
     except ValueError as error:  # e.g. pieces without the hand or battlefield the slot encoder needs
         raise ModelFileError(f"{where}: the metadata describes no buildable module: {error}") from None
