@@ -95,7 +95,7 @@ def test_play_saves_the_files_used_and_view_and_replay_need_them(my_data, tmp_pa
         cli.main(["view", str(game), "-o", str(tmp_path / "other.html")])
     assert exit_info.value.code == 2
     error = capsys.readouterr().err
-    assert "it was played with --cards" in error and f"--decks {my_data['deck']}" in error
+    assert "played with other data" in error and "give them with --cards --decks --rules" in error
 
 
 def test_a_bad_file_stops_play_with_one_line_naming_it(tmp_path, capsys):

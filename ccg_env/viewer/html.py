@@ -12,7 +12,7 @@ from .replay import Replay, build_frames, load_replay
 
 if TYPE_CHECKING:
     from ..data_options import GameData
-from .template import ERROR_PAGE, SCRIPT, STYLE, VIEWER_PAGE
+from .template import ERROR_PAGE, SCRIPT, STYLE, VIEWER_PAGE, fill
 
 #: The ``seat`` argument's spectator value: both hands shown.
 SPECTATOR = None
@@ -35,15 +35,13 @@ def render_html(replay: Replay, seat: int | None | str = _AUTO, title: str | Non
         raise ValueError(f"seat must be 0, 1, None (spectator) or 'auto', got {seat!r}")
     frames = build_frames(replay, chosen, data)
     heading = title or f"{replay.seats[0]} vs {replay.seats[1]}: {Path(replay.path).name} (seed {replay.seed})"
-    return (VIEWER_PAGE.replace("__STYLE__", STYLE).replace("__SCRIPT__", SCRIPT)
-            .replace("__TITLE__", html.escape(heading)).replace("__SEAT__", "" if chosen is None else str(chosen))
-            .replace("__GAME_DATA__", _script_json(frames)))
+    return fill(VIEWER_PAGE, STYLE=STYLE, SCRIPT=SCRIPT, TITLE=html.escape(heading),
+                SEAT="" if chosen is None else str(chosen), GAME_DATA=_script_json(frames))
 
 
 def error_html(message: str, hint: str = "Save games with 'ccg-env play --save game.json'.") -> str:
     """A page that says why a game cannot be shown (the message is escaped, never interpreted)."""
-    return (ERROR_PAGE.replace("__STYLE__", STYLE).replace("__HINT__", html.escape(hint))
-            .replace("__MESSAGE__", html.escape(message)))
+    return fill(ERROR_PAGE, STYLE=STYLE, HINT=html.escape(hint), MESSAGE=html.escape(message))
 
 
 def write_html(game_file: str | Path, out: str | Path, seat: int | None | str = _AUTO,

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..engine import Choice, ChoiceKind, Game
+from ..engine import Choice, ChoiceKind, Game, Result
 from ..engine.cards import keyword_names
 from ..engine.decks import default_deck_paths
 from ..engine.errors import IllegalActionError, shown
+from ..engine.serialize import MAX_STATE_CHARS
 from ..engine.game_setup import resolve_rules
 from ..engine.log_words import LogWords, player_turn
 from ..engine.view import CardView, GameView, SideView
@@ -33,6 +34,13 @@ REPLAY_FORMAT = "ccg-env-replay/1"
 #: The name a person playing in the terminal gets in a replay's seats (agents.human.HumanAgent's default).
 HUMAN_NAME = "you"
 _KINDS = {kind.value: kind for kind in ChoiceKind}
+_RESULTS = {result.value for result in Result}
+_SOURCE_KINDS = ("cards", "decks", "rules")
+#: Bounds of a replay file, like a saved game's (``ccg_env.engine.serialize.MAX_STATE_CHARS``).
+MAX_REPLAY_BYTES = MAX_STATE_CHARS
+MAX_NAME_CHARS = 100
+MAX_PATH_CHARS = 1000
+MAX_SOURCE_FILES = 64
 
 if TYPE_CHECKING:
     from ..data_options import GameData
@@ -83,12 +91,21 @@ def save_replay(path: str | Path, seed: int, seats: tuple[str, str] | list[str],
 
 
 def load_replay(path: str | Path) -> Replay:
-    """Read and check a replay file; a missing or malformed field raises ``ValueError`` naming the file and field."""
+    """Read and check a replay file; a missing or malformed field raises ``ValueError`` naming the file and field.
+
+    Files are bounded like saved games: at most ``MAX_REPLAY_BYTES``, seat names of at most ``MAX_NAME_CHARS``.
+    """
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as stream:
+            raw = stream.read(MAX_REPLAY_BYTES + 1)
+        if len(raw) > MAX_REPLAY_BYTES:
+            raise ValueError(f"cannot read replay {str(path)!r}: larger than {MAX_REPLAY_BYTES:,} bytes")
+        document = json.loads(raw.decode("utf-8"))
     except RecursionError:
         raise ValueError(f"cannot read replay {str(path)!r}: nested too deeply to be a replay") from None
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
+        if str(error).startswith("cannot read replay"):
+            raise
         raise ValueError(f"cannot read replay {str(path)!r}: {shown(str(error))}") from None
     return parse_replay(document, str(path))
 
@@ -100,34 +117,55 @@ def parse_replay(document: object, where: str = "<replay>") -> Replay:
     seed, seats, choices = document.get("seed"), document.get("seats"), document.get("choices")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"replay {where!r}: \"seed\" must be an integer game seed, got {shown(seed)}")
-    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) for name in seats)):
-        raise ValueError(f"replay {where!r}: \"seats\" must be the two seats' names, got {shown(seats)}")
+    if not (isinstance(seats, list) and len(seats) == 2 and all(isinstance(name, str) and
+                                                                0 < len(name) <= MAX_NAME_CHARS for name in seats)):
+        raise ValueError(f"replay {where!r}: \"seats\" must be the two seats' names (1 to {MAX_NAME_CHARS} "
+                         f"characters each), got {shown(seats)}")
     if not isinstance(choices, list):
         raise ValueError(f"replay {where!r}: \"choices\" must be a list of [kind, source, target], got {shown(choices)}")
     parsed = [_parse_choice(entry, number, where) for number, entry in enumerate(choices)]
     result, winner = document.get("result"), document.get("winner")
-    if result is not None and not isinstance(result, str):
-        raise ValueError(f"replay {where!r}: \"result\" must be a string or null, got {result!r}")
+    if result is not None and result not in _RESULTS:
+        raise ValueError(f"replay {where!r}: \"result\" must be one of {sorted(_RESULTS)} or null, got "
+                         f"{shown(result)}")
     if winner not in (0, 1, None) or isinstance(winner, bool):
-        raise ValueError(f"replay {where!r}: \"winner\" must be 0, 1 or null, got {winner!r}")
-    sources = document.get("data")
-    if sources is not None and not isinstance(sources, dict):
-        raise ValueError(f"replay {where!r}: \"data\" must map cards/decks/rules to the files used, got {sources!r}")
+        raise ValueError(f"replay {where!r}: \"winner\" must be 0, 1 or null, got {shown(winner)}")
+    sources = _parse_sources(document.get("data"), where)
     mulligan = document.get("mulligan", False)
     if not isinstance(mulligan, bool):
         raise ValueError(f"replay {where!r}: \"mulligan\" must be true or false, got {shown(mulligan)}")
     return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources, mulligan)
 
 
+def _parse_sources(sources: object, where: str) -> dict[str, Any] | None:
+    """The recorded data files: ``{"cards": [path, ...], "decks": [spec, ...], "rules": path}``, entries optional."""
+    if sources is None:
+        return None
+    fits = isinstance(sources, dict) and set(sources) <= set(_SOURCE_KINDS) and all(
+        value is None or (_is_path(value) if kind == "rules" else isinstance(value, list) and
+                          1 <= len(value) <= MAX_SOURCE_FILES and all(_is_path(item) for item in value))
+        for kind, value in sources.items())
+    if not fits:
+        raise ValueError(f"replay {where!r}: \"data\" must map cards and decks to lists of paths and rules to a "
+                         f"path (each at most {MAX_PATH_CHARS} characters), got {shown(sources)}")
+    return sources
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_PATH_CHARS
+
+
 def _parse_choice(entry: object, number: int, where: str) -> Choice:
     if not (isinstance(entry, list) and len(entry) == 3):
-        raise ValueError(f"replay {where!r}: choice {number} must be [kind, source, target], got {entry!r}")
+        raise ValueError(f"replay {where!r}: choice {number} must be [kind, source, target], got {shown(entry)}")
     kind, source, target = entry
-    if kind not in _KINDS:
-        raise ValueError(f"replay {where!r}: choice {number} has kind {kind!r}; expected one of {sorted(_KINDS)}")
+    if not isinstance(kind, str) or kind not in _KINDS:
+        raise ValueError(f"replay {where!r}: choice {number} has kind {shown(kind)}; expected one of "
+                         f"{sorted(_KINDS)}")
     for name, value in (("source", source), ("target", target)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"replay {where!r}: choice {number}'s {name} must be a card uid or null, got {value!r}")
+            raise ValueError(f"replay {where!r}: choice {number}'s {name} must be a card uid or null, got "
+                             f"{shown(value)}")
     return Choice(_KINDS[kind], source, target)
 
 
@@ -176,8 +214,10 @@ def _data_hint(replay: Replay, data: GameData | None) -> str:
     if "decks" not in given and recorded_packaged_decks(replay):
         given["decks"] = recorded["decks"]  # used as recorded
     if recorded and recorded != given:
-        options = " ".join(f"--{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in recorded.items())
-        return f"it was played with {options}: give the same options"
+        files = "; ".join(f"{kind}: {shown(value)}" for kind, value in recorded.items())
+        options = " ".join(f"--{kind}" for kind in recorded)
+        return (f"the file records that it was played with other data ({files}); if you have those files and "
+                f"trust them, give them with {options}")
     return "was it played with other cards, decks or rules, or edited?"
 
 

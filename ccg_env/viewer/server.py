@@ -29,7 +29,7 @@ from ..env.masks import legal_mask
 from ..engine.view import GameView
 from .html import error_html, render_html
 from .replay import load_replay, save_replay, frame
-from .template import BOARD_SCRIPT, STYLE
+from .template import BOARD_SCRIPT, STYLE, fill
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -141,9 +141,8 @@ def create_app(session: PlaySession) -> Flask:
 
     @app.get("/")
     def play_page() -> Response:
-        page = (PLAY_PAGE.replace("__STYLE__", STYLE).replace("__SCRIPT__", BOARD_SCRIPT + PLAY_SCRIPT)
-                .replace("__SEAT__", str(session.seat))
-                .replace("__OPPONENT__", html.escape(session.names[1 - session.seat])))
+        page = fill(PLAY_PAGE, STYLE=STYLE, SCRIPT=BOARD_SCRIPT + PLAY_SCRIPT, SEAT=str(session.seat),
+                    OPPONENT=html.escape(session.names[1 - session.seat]))
         return Response(page, mimetype="text/html")
 
     @app.get("/api/state")

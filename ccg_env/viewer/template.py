@@ -1,11 +1,24 @@
 """The viewer's page: one HTML document with its CSS and JavaScript inline (nothing is fetched from anywhere).
 
-``VIEWER_PAGE`` has two placeholders: ``__TITLE__`` (HTML-escaped text) and ``__GAME_DATA__`` (JSON with every
-``<`` escaped, so no card or seat name can close the script element). The script draws every value with
-``textContent``, never as HTML.
+``VIEWER_PAGE`` has placeholders such as ``__TITLE__`` (HTML-escaped text) and ``__GAME_DATA__`` (JSON with every
+``<`` escaped, so no card or seat name can close the script element), filled in one pass by :func:`fill`, which
+never looks inside what it substituted. The script draws every value with ``textContent``, never as HTML.
 """
 
 from __future__ import annotations
+
+import re
+
+_PLACEHOLDER = re.compile(r"__([A-Z_]+?)__")
+
+
+def fill(template: str, **values: str) -> str:
+    """``template`` with each ``__NAME__`` replaced by ``values["NAME"]`` in one pass: text substituted is never
+    searched again, so data holding a placeholder's name stays data. A placeholder without a value is an error."""
+    missing = sorted(set(_PLACEHOLDER.findall(template)) - set(values))
+    if missing:
+        raise KeyError(f"template placeholders without a value: {missing}")
+    return _PLACEHOLDER.sub(lambda match: values[match.group(1)], template)
 
 STYLE = """
 :root { --bg: #1d2b22; --panel: #2a3d30; --card: #f3ead2; --ink: #1b1b1b; --muted: #b9c7bb; --accent: #f2c14e; }
