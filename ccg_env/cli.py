@@ -226,7 +226,10 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
                        help="the agent to play against (a registered name or NAME:KEY=VALUE,... spec)")
     serve.add_argument("--seed", type=int, default=0, help="first game seed (each new game adds 1)")
     serve.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
-    serve.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (1-65535)")
+    serve.add_argument("--port", type=port_number, default=8765, help="port to listen on (1-65535)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1, this machine only; another address lets other "
+                            "machines reach the game, and the server then answers to that name too)")
     serve.add_argument("--save-dir", default="served_games", help="folder the finished games are saved in")
     _add_trust_model(serve)
     add_data_options(serve)
@@ -425,9 +428,12 @@ def run_view(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
+        import flask  # noqa: F401 - both are needed; said at once rather than on the first request
+        import waitress  # noqa: F401
+
         from ccg_env.viewer.server import PlaySession, serve
     except ImportError as error:
-        print(f"ccg-env serve needs Flask ({error}): pip install 'ccg-env[web]'", file=sys.stderr)
+        print(f"ccg-env serve needs Flask and waitress ({error}): pip install 'ccg-env[web]'", file=sys.stderr)
         return 2
     from agents.arena import build_agent
     from agents.match import MatchRunner
@@ -443,7 +449,8 @@ def run_serve(args: argparse.Namespace) -> int:
     session = PlaySession(args.seed, args.seat, names, lambda game: runner.step(game, agent, args.seed),
                           Path(args.save_dir), data)
     try:
-        serve(session, args.port, ready=lambda url: print(f"playing at {url} (Ctrl-C stops the server)", flush=True))
+        serve(session, args.port, host=args.host,
+              ready=lambda url: print(f"playing at {url} (Ctrl-C stops the server)", flush=True))
     except KeyboardInterrupt:
         print("server stopped")
     return 0

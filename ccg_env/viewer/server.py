@@ -1,4 +1,4 @@
-"""``ccg-env serve``: play a game in the browser against an agent, on a small local Flask server (127.0.0.1 only).
+"""``ccg-env serve``: play a game in the browser against an agent, on a small local web server (127.0.0.1 by default).
 
 The page draws the board from the person's seat with the viewer's code and asks the server for the legal
 moves, which come from the action mask every agent gets (:func:`ccg_env.env.masks.legal_mask` through the
@@ -7,13 +7,21 @@ checks it against a fresh mask, applies it, lets the opponent move until it is t
 saves the game as a replay file when it ends, viewable at ``/games/<name>``. The opponent is passed in as a
 function (the command builds it from an agent spec), so this module needs no agent code.
 
-Flask is the framework: small, well kept, and its development server is enough for one local player.
+Flask is the framework and waitress the server (a fixed pool of threads, bounded request sizes). A local server is
+still reachable from any page the person's browser opens, so every request is checked: the Host header must name
+this server (loopback names unless it was bound elsewhere on purpose), an Origin header must be this server's, and
+a state-changing request needs a JSON body (which a cross-site form cannot send) and the page's per-session token;
+bodies over ``MAX_REQUEST_BYTES`` are refused. Each action names the state version it was chosen on, and one chosen
+on an older state (a double click, a second tab) is refused instead of being applied to a board the person did not
+see.
 """
 
 from __future__ import annotations
 
+import hmac
 import html
 import re
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -30,6 +38,7 @@ from ..engine.view import GameView
 from .html import error_html, render_html
 from .replay import load_replay, save_replay, frame
 from .template import BOARD_SCRIPT, STYLE, fill
+from ..engine.errors import shown
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -40,6 +49,19 @@ if TYPE_CHECKING:
 #: choice (the command wraps an agent in agents.match.MatchRunner.step, which checks it against the mask).
 Opponent = Callable[[Game], Choice]
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.json$")
+#: The names a loopback server answers to; a server bound to another address also answers to that address.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: The largest request body accepted (an action is a few dozen bytes).
+MAX_REQUEST_BYTES = 4096
+#: The header carrying the page's per-session token on state-changing requests.
+TOKEN_HEADER = "X-CCG-Token"
+#: The server's worker threads (waitress), and the most connections it keeps open at once.
+THREADS = 4
+CONNECTION_LIMIT = 32
+
+
+class StaleActionError(ValueError):
+    """An action chosen on an older state than the game's current one (a double click, a second tab)."""
 
 
 @dataclass
@@ -81,14 +103,25 @@ class PlaySession:
         legal_mask(self.game, self.codec, self.seat, mask)
         return [int(i) for i in np.flatnonzero(mask)]
 
-    def act(self, action_id: object) -> None:
-        """Apply the person's action id if the mask allows it, then let the opponent move.
+    def check_version(self, version: object) -> None:
+        """Raise StaleActionError unless ``version`` is the state version now (what the page last drew)."""
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ValueError(f"a request must name the state version it was chosen on, got {shown(version)}")
+        if version != self.version:
+            raise StaleActionError(f"this was chosen on state {version}, but the game has moved on to state "
+                                   f"{self.version}: look at the board again")
+
+    def act(self, action_id: object, version: object) -> None:
+        """Apply the person's action id, chosen on state ``version``, if the mask allows it; then let the opponent
+        move.
 
         Raises:
+            StaleActionError: ``version`` is not the current state version (nothing is applied).
             ValueError: not an integer id, not the person's turn, or an id the mask forbids.
         """
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise ValueError(f"an action must be an integer id, got {action_id!r}")
+            raise ValueError(f"an action must be an integer id, got {shown(action_id)}")
+        self.check_version(version)
         if self.game.is_over:
             raise ValueError("the game is over: start a new one")
         legal = self.legal_ids()
@@ -133,16 +166,39 @@ class PlaySession:
                 "moves": moves, "saved": self.saved, "seed": self.seed}
 
 
-def create_app(session: PlaySession) -> Flask:
-    """The Flask app serving ``session``: the play page, its JSON API and the saved games' viewer pages."""
+def create_app(session: PlaySession, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS, token: str | None = None) -> Flask:
+    """The Flask app serving ``session``: the play page, its JSON API and the saved games' viewer pages.
+
+    Args:
+        session: the game in progress.
+        hosts: the host names requests may address (the Host header) and come from (the Origin header).
+        token: the per-session token state-changing requests must carry (default: a fresh random one).
+    """
     from flask import Flask, Response, jsonify, request
 
     app = Flask("ccg_env.viewer.server")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    secret = token or secrets.token_urlsafe(32)
+
+    @app.before_request
+    def guard() -> Any:
+        """Refuse requests for other host names, from other origins, too large, or changing state without the
+        token and a JSON body."""
+        refusal = _refusal(request, hosts, secret)
+        if refusal is not None:
+            return jsonify({"error": refusal[0]}), refusal[1]
+        return None
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
 
     @app.get("/")
     def play_page() -> Response:
         page = fill(PLAY_PAGE, STYLE=STYLE, SCRIPT=BOARD_SCRIPT + PLAY_SCRIPT, SEAT=str(session.seat),
-                    OPPONENT=html.escape(session.names[1 - session.seat]))
+                    OPPONENT=html.escape(session.names[1 - session.seat]), TOKEN=html.escape(secret))
         return Response(page, mimetype="text/html")
 
     @app.get("/api/state")
@@ -153,18 +209,29 @@ def create_app(session: PlaySession) -> Flask:
     @app.post("/api/act")
     def act() -> Any:
         body = request.get_json(silent=True)
-        if not isinstance(body, dict) or "action" not in body:
-            return jsonify({"error": "send JSON {\"action\": <action id>}"}), 400
+        if not isinstance(body, dict) or "action" not in body or "version" not in body:
+            return jsonify({"error": "send JSON {\"action\": <action id>, \"version\": <state version>}"}), 400
         with session.lock:
             try:
-                session.act(body["action"])
+                session.act(body["action"], body["version"])
+            except StaleActionError as error:
+                return jsonify({"error": str(error), "state": session.state()}), 409
             except ValueError as error:
                 return jsonify({"error": str(error)}), 400
             return jsonify(session.state())
 
     @app.post("/api/new")
-    def new_game() -> Response:
+    def new_game() -> Any:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or "version" not in body:
+            return jsonify({"error": "send JSON {\"version\": <state version>}"}), 400
         with session.lock:
+            try:
+                session.check_version(body["version"])
+            except StaleActionError as error:
+                return jsonify({"error": str(error), "state": session.state()}), 409
+            except ValueError as error:
+                return jsonify({"error": str(error)}), 400
             session.new_game(session.seed + 1)
             return jsonify(session.state())
 
@@ -188,30 +255,82 @@ def create_app(session: PlaySession) -> Flask:
     return app
 
 
-def serve(session: PlaySession, port: int = 8765, *, ready: Callable[[str], None] | None = None) -> None:
-    """Serve ``session`` on 127.0.0.1:``port`` (0 = any free port) until interrupted; ``ready`` gets the URL."""
-    from werkzeug.serving import make_server
+def _refusal(request: Any, hosts: tuple[str, ...], token: str) -> tuple[str, int] | None:
+    """Why a request is refused (message, HTTP status), or None if it may go on."""
+    host = _host_name(request.host)
+    if host not in hosts:
+        return f"this server answers to {', '.join(hosts)}, not to the host {shown(request.host)}", 403
+    origin = request.headers.get("Origin")
+    if origin is not None and _origin_host(origin) not in hosts:
+        return f"requests from {shown(origin)} are refused: only this server's own page may call it", 403
+    if (request.content_length or 0) > MAX_REQUEST_BYTES:
+        return f"a request body of at most {MAX_REQUEST_BYTES:,} bytes is accepted", 413
+    if request.method not in ("GET", "HEAD"):
+        if request.mimetype != "application/json":
+            return "a state-changing request must send a JSON body (Content-Type: application/json)", 415
+        if not hmac.compare_digest(request.headers.get(TOKEN_HEADER, "").encode(), token.encode()):
+            return f"a state-changing request must carry this session's token ({TOKEN_HEADER})", 403
+    return None
 
-    server = make_server("127.0.0.1", port, create_app(session), threaded=True)
-    url = f"http://127.0.0.1:{server.server_port}/"
+
+def _host_name(host: str) -> str:
+    """The name in a Host header, without the port (``[::1]:8765`` -> ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _origin_host(origin: str) -> str | None:
+    """The host name of an Origin header (``http://localhost:8765`` -> ``localhost``), None for another scheme."""
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    if not sep or scheme != "http":
+        return None
+    return _host_name(rest.split("/", 1)[0])
+
+
+def serve(session: PlaySession, port: int = 8765, *, host: str = "127.0.0.1",
+          ready: Callable[[str], None] | None = None) -> None:
+    """Serve ``session`` on ``host``:``port`` (0 = any free port) with waitress until interrupted; ``ready`` gets the
+    URL. A host other than a loopback one is answered too (the person chose to bind it)."""
+    from waitress.server import create_server
+
+    hosts = LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else (*LOOPBACK_HOSTS, host.lower())
+    server = create_server(create_app(session, hosts=hosts), host=host, port=port, threads=THREADS,
+                           connection_limit=CONNECTION_LIMIT, max_request_body_size=MAX_REQUEST_BYTES,
+                           channel_timeout=60, ident="ccg-env")
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{server.effective_port}/"
     if ready is not None:
         ready(url)
     try:
-        server.serve_forever()
+        server.run()
     finally:
-        server.server_close()
+        server.close()
 
 
 PLAY_SCRIPT = """
 let state = null;
 let selected = null;  // the uid of the clicked card or minion whose targets are shown
+const token = document.querySelector('meta[name="ccg-token"]').content;  // this session's, sent on every change
 
 async function call(method, path, body) {
-  const response = await fetch(path, {method: method, headers: {"Content-Type": "application/json"},
+  const headers = {"Content-Type": "application/json"};
+  if (method !== "GET") headers["X-CCG-Token"] = token;
+  const response = await fetch(path, {method: method, headers: headers,
                                       body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.state = data.state;  // a stale request comes back with the state now
+    throw error;
+  }
   return data;
+}
+
+function refused(error) {
+  if (error.state) show(error.state);
+  report(error);
 }
 
 function show(data) {
@@ -281,7 +400,7 @@ function clicked(uid) {
 }
 
 async function act(id) {
-  try { show(await call("POST", "/api/act", {action: id})); } catch (error) { report(error); }
+  try { show(await call("POST", "/api/act", {action: id, version: state.version})); } catch (error) { refused(error); }
 }
 
 document.getElementById("end-turn").addEventListener("click", () => {
@@ -289,8 +408,11 @@ document.getElementById("end-turn").addEventListener("click", () => {
   if (move) act(move.id);
 });
 document.getElementById("new-game").addEventListener("click", async () => {
-  try { document.getElementById("log").replaceChildren(); show(await call("POST", "/api/new")); }
-  catch (error) { report(error); }
+  try {
+    const data = await call("POST", "/api/new", {version: state.version});
+    document.getElementById("log").replaceChildren();
+    show(data);
+  } catch (error) { refused(error); }
 });
 call("GET", "/api/state?log=all").then(show, report);
 """
@@ -299,6 +421,8 @@ PLAY_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'">
+<meta name="ccg-token" content="__TOKEN__">
 <title>ccg-env: play</title>
 <style>__STYLE__
 .playable { box-shadow: 0 0 0 3px #6fe36f; cursor: pointer; }

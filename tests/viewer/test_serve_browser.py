@@ -25,6 +25,7 @@ from .browser import READ_BOARD, browser_or_skip  # noqa: E402
 from .test_viewer_browser import _expected_side  # noqa: E402
 
 SEED = 11
+TOKEN = "test-session-token"
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def served(tmp_path):
     agent = RandomAgent()
     agent.reset(seed=SEED)
     session = PlaySession(SEED, 0, ("you", "random"), lambda game: runner.step(game, agent, SEED), tmp_path / "saved")
-    server = make_server("127.0.0.1", 0, create_app(session), threaded=True)
+    server = make_server("127.0.0.1", 0, create_app(session, token=TOKEN), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", session
@@ -104,8 +105,9 @@ def test_a_whole_game_against_the_random_agent_by_clicking(browser, served, tmp_
 def test_the_server_refuses_moves_the_mask_forbids(served):
     url, session = served
     legal = session.legal_ids()
-    request = urllib.request.Request(url + "/api/act", data=json.dumps({"action": max(legal) + 10_000}).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+    body = {"action": max(legal) + 10_000, "version": session.version}
+    request = urllib.request.Request(url + "/api/act", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "X-CCG-Token": TOKEN})
     with pytest.raises(urllib.error.HTTPError) as error:
         urllib.request.urlopen(request, timeout=30)
     assert error.value.code == 400 and "is not legal now" in json.loads(error.value.read())["error"]
