@@ -1,31 +1,39 @@
-"""The env core: games set up, played by action id, observed, masked and scored; every front-end adapts it.
+"""The env core: games set up, stepped by action id, observed, masked and scored; every front-end adapts it.
 
 An :class:`EnvCore` is built once per configuration (rules, card set, decks, illegal-action mode) and owns:
 
 - rules, card set and deck resolution (:mod:`ccg_env.engine.game_setup`) and the deck pick from a seed;
-- starting a game (:meth:`~EnvCore.new_game`: a seed, an explicit deck pair or a described board);
+- starting a game (:meth:`~EnvCore.new_match`, :meth:`~EnvCore.new_game`: a seed, an explicit deck pair or a
+  described board);
 - checking that an action is in the action space (:meth:`~EnvCore.action_id`: a ``ValueError`` otherwise);
-- decoding and applying an action id (:meth:`~EnvCore.play`) and what an in-range but masked-out id does
-  (:attr:`~EnvCore.illegal_action`);
-- the legal ids and the mask (:meth:`~EnvCore.legal`, :meth:`~EnvCore.mask_writer`), the observation
+- the one step (:meth:`~EnvCore.step`): an action id played for the seat to move in a :class:`Match`, returning a
+  :class:`Step` (both seats' rewards, terminated, truncated, outcome, who moves next); what a masked-out id does
+  (:attr:`~EnvCore.illegal_action`), the end of the game and the rewards are decided there and nowhere else;
+- the other seat's moves until a given seat is to move (:meth:`~EnvCore.play_until`), the one opponent and play loop;
+- the legal ids and the mask (:meth:`~EnvCore.legal_ids`, :meth:`~EnvCore.mask_writer`), the observation
   (:meth:`~EnvCore.observation_writer`);
-- rewards for both seats, termination and truncation (:meth:`~EnvCore.rewards`, :func:`is_truncation`);
-- in draft mode (``mode="draft"``), the draft before the battle: starting it (:meth:`~EnvCore.new_draft`), its legal
-  pick ids and picks (:meth:`~EnvCore.draft_legal`, :meth:`~EnvCore.play_pick`: the last range of the action
-  layout), its observation pieces (:attr:`~EnvCore.observation_encoder`, a
-  :class:`~ccg_env.env.draft_observation.DraftEncoder`) and the battle with the drafted decks
-  (:meth:`~EnvCore.battle`).
+- in draft mode (``mode="draft"``), the draft before the battle: a match starts with it, its picks are the last
+  range of the action layout (:meth:`~EnvCore.draft_legal`), its observation pieces come from
+  :attr:`~EnvCore.observation_encoder` (a :class:`~ccg_env.env.draft_observation.DraftEncoder`) and the battle is
+  dealt with the drafted decks (:meth:`~EnvCore.battle`).
 
 The PettingZoo AEC env, the Gymnasium duel env, the batched vector env, the SB3 VecEnv, league opponents and
-the arena's match runner are adapters over it: none of them builds a mask, picks decks or scores a game itself.
+the arena's match runner are adapters over it: none of them builds a mask, picks decks, handles an illegal action
+or scores a game itself.
 
-Illegal actions (``illegal_action``, the same option and default in every front-end):
+Illegal actions (``illegal_action``, the same option and default in every front-end; the one statement of the
+contract, which the front-ends' documentation links here):
 
 - an action outside the action space (not an integer id, a bool, a float, a number out of range) always raises
   ``ValueError`` and changes nothing;
 - an in-range id that the mask forbids: ``"forfeit"`` (default) ends the game, -1 to the offender and 0 to the
-  other seat (as PettingZoo's ``TerminateIllegalWrapper``), the engine game left as it was; ``"raise"`` raises
-  ``ValueError`` and changes nothing; ``"ignore"`` changes nothing and pays the offender ``illegal_reward``.
+  other seat (as PettingZoo's ``TerminateIllegalWrapper``), outcome ``"illegal_action"``, the engine game left as
+  it was (a forfeit in the draft ends the game before any battle); ``"raise"`` raises ``ValueError`` naming the
+  id and changes nothing; ``"ignore"`` changes nothing and pays the offender ``illegal_reward``, who moves again.
+
+Rewards: +1 to the winner and -1 to the loser, 0 to both for a draw; 0 to both for a truncation (the turn limit or
+a looping card stopped by the engine, :data:`~ccg_env.engine.state.TRUNCATING_RESULTS`), which sets ``truncated``
+rather than ``terminated``; 0 on every other step.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from __future__ import annotations
 import math
 import operator
 from pathlib import Path
-from typing import Any, Final, Sequence
+from typing import Any, Callable, Final, Sequence
 
 import numpy as np
 
@@ -88,11 +96,103 @@ def outcome_for(game: Game, seat: int, forfeit: int | None = None) -> str | None
 def seat_rewards(game: Game, forfeit: int | None = None) -> tuple[float, float]:
     """Both seats' final rewards: +1 / -1 for a win, 0 for a draw or a truncation, -1 / 0 for a forfeit."""
     if forfeit is not None:
-        return (FORFEIT_REWARD, 0.0) if forfeit == 0 else (0.0, FORFEIT_REWARD)
+        return forfeit_rewards(forfeit)
     winner = game.state.winner
     if game.state.result is None or winner is None:
         return 0.0, 0.0
     return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def forfeit_rewards(seat: int) -> tuple[float, float]:
+    """Both seats' rewards when ``seat`` forfeits: -1 to it, 0 to the other seat."""
+    return (FORFEIT_REWARD, 0.0) if seat == 0 else (0.0, FORFEIT_REWARD)
+
+
+class Match:
+    """One game as the core steps it: the engine game (None while the draft is on), the draft (draft mode), the
+    seed, the seat that forfeited (None) and the legal ids of the position once listed (None until then).
+
+    ``battle_seed``: the seed the battle is dealt with when the draft ends; None leaves the dealing to the caller.
+    """
+
+    __slots__ = ("game", "draft", "seed", "battle_seed", "forfeit", "legal")
+
+    def __init__(self, game: Game | None, seed: int, draft: Draft | None = None,
+                 battle_seed: int | None = None) -> None:
+        self.game = game
+        self.draft = draft
+        self.seed = seed
+        self.battle_seed = battle_seed
+        self.forfeit: int | None = None
+        self.legal: dict[int, Any] | None = None
+
+    @property
+    def in_draft(self) -> bool:
+        """Whether the match is in its draft (no battle dealt yet)."""
+        return self.game is None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game ended (a forfeit included)."""
+        game = self.game
+        return self.forfeit is not None or (game is not None and game.state.result is not None)
+
+    @property
+    def current(self) -> int:
+        """The seat to move: the one picking in the draft, the player on turn in the battle; -1 once over."""
+        if self.is_over:
+            return -1
+        game = self.game
+        if game is not None:
+            return game.state.current
+        draft = self.draft
+        return -1 if draft is None or draft.is_over else draft.current
+
+
+class Step:
+    """What one step did, as every front-end reads it (OpenSpiel's ``TimeStep``, pgx's ``State`` after a step).
+
+    Attributes:
+        rewards: both seats' rewards of this step, seat 0 first.
+        terminated: the game ended by a win, a draw or a forfeit.
+        truncated: the game was cut short (the turn limit, a stopped loop).
+        result: None while the game goes on, else ``"win"``, ``"draw"``, ``"turn_limit"``, ``"loop"`` or
+            ``"illegal_action"``.
+        winner: the winning seat, or None.
+        current: the seat to move next, -1 once the game is over.
+        illegal: the action was masked out (ignored or forfeited).
+    """
+
+    __slots__ = ("rewards", "terminated", "truncated", "result", "winner", "current", "illegal")
+
+    def __init__(self, rewards: tuple[float, float], terminated: bool, truncated: bool, result: str | None,
+                 winner: int | None, current: int, illegal: bool = False) -> None:
+        self.rewards = rewards
+        self.terminated = terminated
+        self.truncated = truncated
+        self.result = result
+        self.winner = winner
+        self.current = current
+        self.illegal = illegal
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+    def outcome(self, seat: int) -> str | None:
+        """How the game ended for ``seat``: "win", "loss", "draw", "turn_limit", "loop", "illegal_action" (either
+        seat forfeited) or None while it goes on."""
+        winner = self.winner
+        if winner is not None:
+            return "win" if winner == seat else "loss"
+        return self.result
+
+    def __repr__(self) -> str:
+        return (f"Step(rewards={self.rewards}, terminated={self.terminated}, truncated={self.truncated}, "
+                f"result={self.result!r}, winner={self.winner}, current={self.current}, illegal={self.illegal})")
+
+
+_NO_REWARDS: Final = (0.0, 0.0)
 
 
 def check_illegal_action_mode(mode: Any) -> str:
@@ -208,6 +308,14 @@ class EnvCore:
         pair = self.decks_for(seed) if decks is None else resolve_deck_pair(decks, self.cards, self.rules)
         return Game.new(seed, decks=pair, rules=self.rules, cards=self.cards, log=keep_log)
 
+    def new_match(self, seed: int, *, decks: Sequence[Any] | None = None, scenario: Any = None,
+                  log: bool | None = None, battle_seed: int | None = -1) -> Match:
+        """Start a match with this seed: in draft mode (without ``decks`` or a ``scenario``) its draft, whose battle
+        is dealt with ``battle_seed`` (-1: the same seed; None: by the caller); else its game (:meth:`new_game`)."""
+        if self.mode == "draft" and decks is None and scenario is None:
+            return Match(None, seed, self.new_draft(seed), seed if battle_seed == -1 else battle_seed)
+        return Match(self.new_game(seed, decks=decks, scenario=scenario, log=log), seed)
+
     # --- the draft (draft mode) -----------------------------------------------------------------
 
     def new_draft(self, seed: int) -> Draft:
@@ -313,6 +421,97 @@ class EnvCore:
         except IllegalActionError:
             return False
         return True
+
+    # --- the step ------------------------------------------------------------------------------
+
+    def legal_ids(self, match: Match) -> dict[int, Any]:
+        """Action id -> what it plays for the seat to move (a ``Choice``, or in the draft an offer index); empty
+        once the game is over. Listed once per position."""
+        legal = match.legal
+        if legal is None:
+            game = match.game
+            if match.forfeit is not None:
+                legal = {}
+            elif game is not None:
+                legal = self.legal(game)
+            else:
+                draft = match.draft
+                return self.draft_legal(draft) if draft is not None else {}
+            match.legal = legal
+        return legal
+
+    def step(self, match: Match, action_id: int, who: str = "player") -> Step:
+        """Play an in-range action id (see :meth:`action_id`) for the seat to move; a masked-out id does what
+        ``illegal_action`` says (the module documentation). ``who`` names the mover in a refusal's message.
+
+        Raises:
+            ValueError: a masked-out id in ``"raise"`` mode (nothing changes).
+            RuntimeError: the game is over.
+        """
+        if match.is_over:
+            raise RuntimeError(f"{who}: the game is over; start a new one (reset) before stepping again")
+        move = self.legal_ids(match).get(action_id)
+        if move is None:
+            return self._illegal(match, action_id, who)
+        match.legal = None
+        game = match.game
+        if game is not None:
+            game.apply(move)
+            return self.position(match)
+        draft = match.draft
+        assert draft is not None
+        draft.pick(move)
+        if draft.is_over and match.battle_seed is not None:
+            match.game = self.battle(draft, match.battle_seed)
+        return self.position(match)
+
+    def play_until(self, match: Match, seat: int, choose: Callable[[Game, int], Choice]) -> Step:
+        """The other seat plays (``choose(game, seat to move)``, a legal engine choice) until ``seat`` is to move
+        or the game is over; return the position's :class:`Step`. ``seat=-1`` plays the whole game out."""
+        game = match.game
+        assert game is not None
+        state = game.state
+        while state.result is None and state.current != seat:
+            game.apply(choose(game, state.current))
+            match.legal = None
+            state = game.state
+        return self.position(match)
+
+    def apply(self, match: Match, choice: Choice) -> None:
+        """Apply a legal engine choice made outside :meth:`step` (an opponent's) to the match's game."""
+        game = match.game
+        assert game is not None
+        game.apply(choice)
+        match.legal = None
+
+    def position(self, match: Match) -> Step:
+        """The :class:`Step` of the match's position: who moves next, or the end of the game and its rewards."""
+        game = match.game
+        if game is None:
+            return Step(_NO_REWARDS, False, False, None, None, match.current)
+        state = game.state
+        result = state.result
+        if result is None:
+            return Step(_NO_REWARDS, False, False, None, None, state.current)
+        truncated = result in TRUNCATING_RESULTS
+        return Step(seat_rewards(game), not truncated, truncated, result.value, state.winner, -1)
+
+    def _illegal(self, match: Match, action_id: int, who: str) -> Step:
+        """A masked-out id in range: raise, ignore or forfeit, as ``illegal_action`` says."""
+        mode = self.illegal_action
+        game, draft = match.game, match.draft
+        if mode == "raise":
+            if game is None and draft is not None:
+                raise ValueError(self.draft_refusal(who, draft, action_id))
+            assert game is not None
+            raise ValueError(self.refusal(who, game, action_id))
+        seat = match.current
+        if mode == "ignore":
+            paid = self.illegal_reward
+            return Step((paid, 0.0) if seat == 0 else (0.0, paid), False, False, None, None, seat, True)
+        match.forfeit = seat
+        match.legal = None
+        return Step(forfeit_rewards(seat), True, False, FORFEIT, None, -1, True)
 
     def refusal(self, who: str, game: Game, action_id: int) -> str:
         """The message of the ``ValueError`` raised for a masked-out id in ``"raise"`` mode."""
