@@ -87,16 +87,11 @@ agent once the game is over, gets all zeros.
 
 ## Illegal actions
 
-As every front-end of the env core (:mod:`ccg_env.env.core`), in the raw and the wrapped env alike: an action
-outside ``Discrete(N)`` (a bool, a float such as ``0.5`` or ``3.0``, text, a negative or too large id, or None
-while the agent plays) raises ``ValueError`` and changes nothing. An in-range id the mask forbids, with
-``illegal_action="forfeit"`` (the default), ends the game: -1 to the offender, 0 to the other agent, both
-terminated, ``infos[agent]["result"] == "illegal_action"``, the engine game left as it was (what PettingZoo's
-``TerminateIllegalWrapper`` does). With ``"raise"`` it raises ``ValueError`` and changes nothing; with
-``"ignore"`` nothing changes except that the offender is paid ``illegal_reward`` and acts again. ``step()``
-before ``reset()`` raises (``RuntimeError`` in the raw env, ``AssertionError`` from PettingZoo's order
-enforcing in the wrapped one). Once the game is over each agent steps ``None`` once and leaves ``agents``; a
-step after that raises ``RuntimeError`` (call ``reset()``).
+The env core's contract (:mod:`ccg_env.env.core`), in the raw and the wrapped env alike; a forfeit shows as both
+agents terminated with ``infos[agent]["result"] == "illegal_action"``, and an ignored id leaves the offender to act
+again. ``step()`` before ``reset()`` raises (``RuntimeError`` in the raw env, ``AssertionError`` from PettingZoo's
+order enforcing in the wrapped one); ``None`` while the agent plays raises ``ValueError``. Once the game is over each
+agent steps ``None`` once and leaves ``agents``; a step after that raises ``RuntimeError`` (call ``reset()``).
 
 ## Rewards
 
@@ -106,10 +101,8 @@ truncation at the turn limit or when the engine stops a looping card (``truncati
 ``ccg_env.engine.state.TRUNCATING_RESULTS``). ``infos[agent]`` is ``{"result": None | "win" | "draw" |
 "turn_limit" | "loop" | "illegal_action", "turn": int, "winner": None | "player_0" | "player_1"}``.
 
-With ``reward_shaping=True`` every step also pays each agent the change of its potential
-``SHAPING_SCALE * (own hero health + armor - (enemy hero health + armor)) / hero_health`` (health counted
-from 0, ``SHAPING_SCALE = 0.1``); the shaping is zero-sum and telescopes, so a whole game adds at most a
-few tenths to the final reward.
+``reward_shaping=True`` (in ``env()`` and ``raw_env()``) wraps the env in
+:class:`~ccg_env.env.reward_shaping.HealthShaping`, which adds a zero-sum health-difference shaping to every step.
 
 ## Draft mode
 
@@ -122,8 +115,8 @@ agent's is all zeros. The observation is the duel's vector (zeros during the dra
 of :mod:`ccg_env.env.draft_observation` (in draft, picked, left; hero class; the offer; the deck so far by card
 and by cost); ``env.unwrapped.encoder.view(obs)`` names them. ``infos[agent]["phase"]`` is ``"draft"`` or
 ``"battle"``, ``env.unwrapped.draft`` the engine draft. A masked-out id during the draft is handled as
-``illegal_action`` says (a forfeit ends the game before any battle). ``options={"scenario": ...}`` skips the
-draft.
+``illegal_action`` says (a forfeit ends the game before any battle). ``options={"scenario": ...}`` or
+``options={"decks": [a, b]}`` skips the draft.
 
 ## Rendering
 
@@ -145,7 +138,7 @@ engine's action log on.
 | turn_limit     | the rules' value | turns (both players counted) before the game ends as a truncation            |
 | seed           | None             | seed of the first ``reset()``; ``reset(seed=s)`` plays ``Game.new(seed=s)``  |
 | render_mode    | None             | ``"ansi"`` or ``"human"``                                                    |
-| reward_shaping | False            | add the health-difference shaping described above                            |
+| reward_shaping | False            | ``env()`` and ``raw_env()`` only: wrap in ``HealthShaping`` (see Rewards)     |
 | log            | False            | keep the engine's action log (``env.unwrapped.game.log``); slower            |
 | mode           | ``"duel"``       | ``"draft"``: each game starts with a draft of both decks (30 rounds, pick one |
 |                |                  | of three; ``decks`` is not used): see Draft mode below                       |
@@ -170,17 +163,17 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..engine import Choice, Game, Rules
+from ..engine import Game, Rules
 from ..engine.draft import Draft
 from ..engine.game_setup import resolve_cards, resolve_rules
-from .core import FORFEIT, FORFEIT_REWARD, EnvCore, is_truncation, seat_rewards
+from .core import EnvCore, Match
 from .render import render_text
+from .reward_shaping import SHAPING_SCALE, HealthShaping  # noqa: F401  (SHAPING_SCALE: its old home)
 
 __all__ = ["AGENTS", "CcgAECEnv", "env", "raw_env", "resolve_cards", "resolve_rules"]
 
 AGENTS = ("player_0", "player_1")
 _SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
-SHAPING_SCALE = 0.1
 
 
 def env(**config: Any) -> AECEnv:
@@ -188,9 +181,11 @@ def env(**config: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**config))
 
 
-def raw_env(**config: Any) -> CcgAECEnv:
-    """Return the unwrapped AEC env (see the module documentation for ``config``)."""
-    return CcgAECEnv(**config)
+def raw_env(reward_shaping: bool = False, **config: Any) -> AECEnv:
+    """Return the unwrapped AEC env (see the module documentation for ``config``); ``reward_shaping=True`` wraps
+    it in :class:`~ccg_env.env.reward_shaping.HealthShaping`."""
+    raw = CcgAECEnv(**config)
+    return HealthShaping(raw) if reward_shaping else raw
 
 
 def _as_seed(seed: Any) -> int:
@@ -208,10 +203,10 @@ class CcgAECEnv(AECEnv, EzPickle):
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
-                 reward_shaping: bool = False, log: bool = False, illegal_action: str = "forfeit",
-                 illegal_reward: float = -0.1, mode: str = "duel", heroes: Any = None) -> None:
-        EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, reward_shaping, log,
-                          illegal_action, illegal_reward, mode, heroes)
+                 log: bool = False, illegal_action: str = "forfeit", illegal_reward: float = -0.1,
+                 mode: str = "duel", heroes: Any = None) -> None:
+        EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, log, illegal_action,
+                          illegal_reward, mode, heroes)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
@@ -222,21 +217,35 @@ class CcgAECEnv(AECEnv, EzPickle):
         self.rules, self.cards = self.core.rules, self.core.cards
         #: the encoder of the whole observation (in draft mode the battle's pieces, then the draft's)
         self.codec, self.encoder = self.core.codec, self.core.observation_encoder
-        self.reward_shaping = bool(reward_shaping)
         self._observation = self.encoder.new_buffer()
         self._write_observation = self.core.observation_writer(self._observation[:self.core.encoder.size],
                                                                exclusive=True)
-        #: draft mode: the draft of the current episode (the battle starts when it is over)
-        self.draft: Draft | None = None
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.core.size) for a in AGENTS}
         self.observation_spaces = {a: self._observation_space() for a in AGENTS}
         self._next_seed = None if seed is None else _as_seed(seed)
         self._seed_source = random.Random(self._next_seed)
-        self.game: Game | None = None
+        #: the match of the current episode: its engine game, and in draft mode its draft
+        self.match: Match | None = None
         self.game_seed: int | None = None
-        self._legal: dict[int, Choice] | None = None  # the legal ids of the position, once listed
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game of the episode (None before ``reset()`` and during a draft)."""
+        return self.match.game if self.match is not None else None
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        """Put another game (a clone of the position, say) in place of the episode's."""
+        if self.match is None:
+            raise RuntimeError("env.game set before reset(): call reset() to start a game")
+        self.match.game, self.match.legal = game, None
+
+    @property
+    def draft(self) -> Draft | None:
+        """Draft mode: the draft of the episode (the battle starts when it is over); else None."""
+        return self.match.draft if self.match is not None else None
 
     def _observation_space(self) -> gymnasium.spaces.Dict:
         mask = gymnasium.spaces.Box(0, 1, (self.core.size,), dtype=np.int8)
@@ -265,63 +274,44 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._seed_source = random.Random(seed)
         self.game_seed = seed
         options = options or {}
-        self._legal = None
+        match = self.match = self.core.new_match(seed, decks=options.get("decks"), scenario=options.get("scenario"))
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        if self.core.mode == "draft" and options.get("scenario") is None:
-            self.game, self.draft = None, self.core.new_draft(seed)
-            self.infos = {a: {"result": None, "turn": 0, "winner": None, "phase": "draft"} for a in AGENTS}
-            self.agent_selection = AGENTS[self.draft.current]
-            return
-        self.draft = None
-        self.game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
-        self.infos = {a: {"result": None, "turn": self.game.turn, "winner": None} for a in AGENTS}
-        if self.core.mode == "draft":
-            for info in self.infos.values():
-                info["phase"] = "battle"
-        self._start_battle()
+        self.infos = {a: {"result": None, "turn": 0, "winner": None} for a in AGENTS}
+        self._note_turn(match)
+        self.agent_selection = AGENTS[match.current]
 
-    def _start_battle(self) -> None:
-        """The game is dealt: its first player is on turn and the shaping potential starts from it."""
-        self._potential = self._health_potential()
-        self.agent_selection = AGENTS[self.game.current_player]
-
-    def _legal_now(self, game: Game) -> dict[int, Choice]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self.core.legal(game)
-        return legal
+    def _note_turn(self, match: Match) -> None:
+        """Write the game's turn (and, in draft mode, the phase) into every agent's info."""
+        game = match.game
+        for info in self.infos.values():
+            if game is not None:
+                info["turn"] = game.state.turn
+            if self.core.mode == "draft":
+                info["phase"] = "draft" if game is None else "battle"
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
-        draft = self.draft
-        if self.game is None and draft is None:
+        match = self.match
+        if match is None:
             raise RuntimeError("observe() before reset(): call reset() to start a game")
-        if self.game is None and draft is not None:
-            return self._observe_draft(agent, draft)
-        seat, game = _SEATS[agent], self.game
+        seat, game, draft = _SEATS[agent], match.game, match.draft
+        legal = self.core.legal_ids(match) if match.current == seat else {}
+        if game is None:  # the draft: a zero battle part
+            self._write_observation.clear()
+        else:
+            self._write_observation(game, seat, legal.values() if legal else None)
         if draft is not None:
             self.encoder.write_draft(draft, seat, self._observation)
-        on_turn = game.state.result is None and game.state.current == seat
-        legal = self._legal_now(game) if on_turn else {}
-        self._write_observation(game, seat, legal.values() if on_turn else None)
-        return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
-
-    def _observe_draft(self, agent: str, draft: Draft) -> dict[str, np.ndarray]:
-        """During the draft: a zero battle part, the agent's draft pieces, its pick ids if it picks now."""
-        seat = _SEATS[agent]
-        self._write_observation.clear()
-        self.encoder.write_draft(draft, seat, self._observation)
-        picking = not self.terminations[agent] and draft.current == seat
-        legal = self.core.draft_legal(draft) if picking else {}
         return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
     def step(self, action: int | None) -> None:
         """Play one action id for ``agent_selection`` (None for an agent that is already done)."""
-        if self.game is None and self.draft is None:
+        match = self.match
+        if match is None:
             raise RuntimeError("step() before reset(): call reset() to start a game")
         if not self.agents:
             raise RuntimeError("step() after the game is over and every agent is done: call reset() to start "
@@ -332,96 +322,25 @@ class CcgAECEnv(AECEnv, EzPickle):
             return
         if action is None:
             raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
-        action_id = self.core.action_id(action)
-        game = self.game
-        if game is None:
-            self._step_draft(agent, action_id)
-            return
-        if not self.core.play(game, action_id, self._legal_now(game)):
-            self._illegal(agent, action_id)
-            return
-        self._legal = None
+        step = self.core.step(match, self.core.action_id(action), agent)
         self._cumulative_rewards[agent] = 0.0
-        for info in self.infos.values():
-            info["turn"] = game.state.turn
-        if self.reward_shaping:
-            self._set_shaping_rewards()
-        if game.state.result is not None:
-            self._finish(agent, None)
+        self.rewards = dict(zip(AGENTS, step.rewards))
+        self._note_turn(match)
+        if step.result is None:
+            self.agent_selection = AGENTS[step.current]
         else:
-            self.agent_selection = AGENTS[game.state.current]
-        if self.reward_shaping or game.state.result is not None:
-            self._accumulate_rewards()
+            winner = None if step.winner is None else AGENTS[step.winner]
+            for info in self.infos.values():
+                info.update(result=step.result, winner=winner)
+            done = {name: True for name in AGENTS}
+            if step.truncated:
+                self.truncations = done
+            else:
+                self.terminations = done
+            self.agent_selection = AGENTS[1 - _SEATS[agent]]
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def _step_draft(self, agent: str, action_id: int) -> None:
-        """A pick of the draft; after the last one the battle starts with the drafted decks."""
-        draft = self.draft
-        assert draft is not None
-        if not self.core.play_pick(draft, action_id):
-            self._illegal(agent, action_id)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in AGENTS}
-        if not draft.is_over:
-            self.agent_selection = AGENTS[draft.current]
-            return
-        self.game = self.core.battle(draft, self.game_seed if self.game_seed is not None else 0)
-        for info in self.infos.values():
-            info.update(turn=self.game.state.turn, phase="battle")
-        self._start_battle()
-
-    def _illegal(self, agent: str, action_id: int) -> None:
-        """A masked-out id in range: forfeit, raise or ignore, as ``illegal_action`` says."""
-        core = self.core
-        if core.illegal_action == "raise":
-            if self.game is None and self.draft is not None:
-                raise ValueError(core.draft_refusal(agent, self.draft, action_id))
-            raise ValueError(core.refusal(agent, self.game, action_id))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in AGENTS}
-        if core.illegal_action == "ignore":
-            self.rewards[agent] = core.illegal_reward
-        else:
-            self._finish(agent, _SEATS[agent])
-        self._accumulate_rewards()
-
-    def _finish(self, agent: str, forfeit: int | None) -> None:
-        game = self.game
-        if game is None:  # a forfeit during the draft
-            rewards = [FORFEIT_REWARD if seat == forfeit else 0.0 for seat in range(len(AGENTS))]
-            for name, reward in zip(AGENTS, rewards):
-                self.infos[name].update(result=FORFEIT, winner=None)
-                self.rewards[name] += reward
-            self.terminations = {name: True for name in AGENTS}
-            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
-            return
-        state = game.state
-        winner = AGENTS[state.winner] if forfeit is None and state.winner is not None else None
-        result = FORFEIT if forfeit is not None or state.result is None else state.result.value
-        for name, reward in zip(AGENTS, seat_rewards(game, forfeit)):
-            self.infos[name].update(result=result, winner=winner)
-            self.rewards[name] += reward
-        done = {name: True for name in AGENTS}
-        if forfeit is None and is_truncation(game.state.result):
-            self.truncations = done
-        else:
-            self.terminations = done
-        self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
-
-    # --- shaping -------------------------------------------------------------------------------
-
-    def _health_potential(self) -> float:
-        """Seat 0's potential: scaled difference of effective hero health (seat 1's is its negative)."""
-        own, enemy = (p.hero for p in self.game.state.players)
-        own_health, enemy_health = max(own.health, 0) + own.armor, max(enemy.health, 0) + enemy.armor
-        return SHAPING_SCALE * (own_health - enemy_health) / self.rules.hero_health
-
-    def _set_shaping_rewards(self) -> None:
-        potential = self._health_potential()
-        change, self._potential = potential - self._potential, potential
-        self.rewards = {AGENTS[0]: change, AGENTS[1]: -change}
 
     # --- rendering -----------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ import numpy as np
 
 from ..engine import Game, Rules
 from ..engine.draft import Draft
-from .core import FORFEIT, FORFEIT_REWARD, is_truncation
+from .core import Match, Step
 from .draft_play import Drafter, make_drafter
 from .duel import Duel, DuelSetup, Opponent, make_opponent
 from .render import render_text
@@ -91,19 +91,23 @@ class DraftDuel:
         self.observation = observation
         self.duel = Duel(setup, opponent, observation[:encoder.battle_size], mask)
         self._write_mask = self.core.mask_writer(mask)
-        self.draft: Draft | None = None
+        self.match: Match | None = None  # the draft's (the battle is the duel's)
         self.seat = 0
         self.draft_seed = 0
-        self.legal: dict[int, int] = {}
         self._rng: np.random.Generator | None = None
         self._draft_outcome: str | None = None
         self._draft_length = 0
         self._draft_return = 0.0
 
     @property
+    def draft(self) -> Draft | None:
+        return self.match.draft if self.match is not None else None
+
+    @property
     def phase(self) -> str:
         """``"draft"`` until the decks are complete, then ``"battle"``."""
-        return "draft" if self.draft is None or not self.draft.is_over else "battle"
+        draft = self.draft
+        return "draft" if draft is None or not draft.is_over else "battle"
 
     @property
     def game(self) -> Game | None:
@@ -132,48 +136,52 @@ class DraftDuel:
         if seat not in (0, 1):
             raise ValueError(f"reset options: seat must be 0 or 1, got {options.get('seat')!r}")
         self._rng, self.seat, self.draft_seed = rng, seat, seed
-        self.draft = self.core.new_draft(seed)
+        self.match = self.core.new_match(seed, battle_seed=None)  # the duel deals the battle (its seed from rng)
         self.drafter.reset(seed)
         self._draft_outcome, self._draft_length, self._draft_return = None, 0, 0.0
         self.duel.game, self.duel.outcome = None, None
         self.duel.clear_observation()
-        self._opponent_picks(self.draft)
-        self._settle_draft(self.draft)
+        self._settle_draft(self._opponent_picks(self.match))
 
     def step(self, action: int) -> tuple[float, bool, bool]:
-        """Play the learner's action id: a pick during the draft (then the opponent's pick), else a battle action.
-
-        Raises:
-            ValueError: a masked-out id with ``illegal_action="raise"`` (nothing changes).
-        """
-        draft = self.draft
-        if draft is None or self.outcome is not None:
+        """Play the learner's action id: a pick during the draft (then the opponent's pick), else a battle action
+        (a masked-out id: see :mod:`ccg_env.env.core`)."""
+        match = self.match
+        if match is None or self.outcome is not None:
             raise RuntimeError("DraftDuel.step: the episode is over (or never started); call reset() first")
         if self.phase == "battle":
             return self.duel.step(action)
-        index = self.legal.get(action)
-        if index is None:
-            return self._illegal(draft, action)
+        step = self.core.step(match, action, "learner")
         self._draft_length += 1
-        draft.pick(index)
-        self._opponent_picks(draft)
-        if draft.is_over:
-            return self._start_battle(draft)
-        self._settle_draft(draft)
-        return 0.0, False, False
+        if not step.illegal:
+            step = self._opponent_picks(match)
+        if match.draft is not None and match.draft.is_over:
+            return self._start_battle(match.draft)
+        return self._settle_draft(step)
 
-    def _opponent_picks(self, draft: Draft) -> None:
+    def _opponent_picks(self, match: Match) -> Step:
+        """The other seat's picks until the learner picks or the draft is over; the position's step."""
+        draft = match.draft
+        assert draft is not None
         while not draft.is_over and draft.current != self.seat:
-            draft.pick(self.drafter.pick(draft, draft.current))
+            draft.pick(self.drafter.pick(draft, draft.current))  # checked by the drafter
+        return self.core.position(match)
 
-    def _settle_draft(self, draft: Draft) -> None:
-        self.legal = self.core.draft_legal(draft)
-        self.encoder.write_draft(draft, self.seat, self.observation, normalize=self.setup.normalize_observations)
-        self._write_mask.write(self.legal)
+    def _settle_draft(self, step: Step) -> tuple[float, bool, bool]:
+        """Translate a draft step for the learner: its draft pieces and pick mask, reward and end flags."""
+        match = self.match
+        assert match is not None and match.draft is not None
+        reward = step.rewards[self.seat]
+        self._draft_return += reward
+        if step.result is not None:
+            self._draft_outcome = step.outcome(self.seat)
+        self.encoder.write_draft(match.draft, self.seat, self.observation,
+                                 normalize=self.setup.normalize_observations)
+        self._write_mask.write(self.core.legal_ids(match) if step.current == self.seat else ())
+        return reward, step.terminated, step.truncated
 
     def _start_battle(self, draft: Draft) -> tuple[float, bool, bool]:
         """Deal the drafted decks and start the duel, the learner in its draft seat (the opponent may move)."""
-        self.legal = {}
         self.encoder.write_draft(draft, self.seat, self.observation, normalize=self.setup.normalize_observations)
         show = getattr(self.opponent, "show_draft", None)
         if show is not None:
@@ -182,22 +190,9 @@ class DraftDuel:
         self.duel.reset(self._rng, {"seat": self.seat, "decks": list(draft.decks())})
         game = self.duel.game
         if self.duel.outcome is not None and game is not None:  # over before the learner's first battle move
-            truncated = is_truncation(game.state.result)
-            return self.duel.episode_return, not truncated, truncated
+            step = self.core.position(self.duel.match)  # type: ignore[arg-type]
+            return self.duel.episode_return, step.terminated, step.truncated
         return 0.0, False, False
-
-    def _illegal(self, draft: Draft, action: int) -> tuple[float, bool, bool]:
-        core = self.core
-        if core.illegal_action == "raise":
-            raise ValueError(core.draft_refusal("learner", draft, action))
-        self._draft_length += 1
-        if core.illegal_action == "ignore":
-            self._draft_return += core.illegal_reward
-            return core.illegal_reward, False, False
-        self._draft_outcome = FORFEIT
-        self.legal = {}
-        self._write_mask.write(())
-        return FORFEIT_REWARD, True, False
 
     def render_names(self) -> tuple[str, str]:
         return self.duel.render_names()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Iterable, Protocol
+from typing import Any, Final, Protocol
 
 import gymnasium
 import numpy as np
@@ -31,7 +31,7 @@ import numpy as np
 from ..agent_api import Agent, make_agent
 from ..engine import CardSet, Choice, Game, Rules
 from .codec import ActionCodec
-from .core import EnvCore, check_flag, is_truncation, outcome_for, seat_rewards
+from .core import EnvCore, Match, Step, check_flag
 from .masks import MaskWriter
 from .draft_observation import DraftEncoder
 from .observation import ObservationEncoder
@@ -201,17 +201,17 @@ class Duel:
         mask: int8 array of shape ``(action count,)`` to write the action mask into.
     """
 
-    __slots__ = ("setup", "core", "opponent", "game", "seat", "game_seed", "legal", "outcome", "length",
+    __slots__ = ("setup", "core", "opponent", "match", "game", "seat", "game_seed", "outcome", "length",
                  "episode_return", "_write_observation", "_write_mask")
 
     def __init__(self, setup: DuelSetup, opponent: Opponent, observation: np.ndarray, mask: np.ndarray) -> None:
         self.setup = setup
         self.core = setup.core
         self.opponent = opponent
+        self.match: Match | None = None
         self.game: Game | None = None
         self.seat = 0
         self.game_seed = 0
-        self.legal: dict[int, Choice] = {}
         self.outcome: str | None = None
         self.length = 0
         self.episode_return = 0.0
@@ -233,97 +233,69 @@ class Duel:
         seat = int(options.get("seat", seat))
         if seat not in (0, 1):
             raise ValueError(f"reset options: seat must be 0 or 1, got {options.get('seat')!r}")
-        game = self.core.new_game(seed, decks=options.get("decks"), scenario=options.get("scenario"))
-        self.game, self.seat, self.game_seed = game, seat, seed
+        match = self.core.new_match(seed, decks=options.get("decks"), scenario=options.get("scenario"))
+        self.match, self.game, self.seat, self.game_seed = match, match.game, seat, seed
         self.outcome, self.length, self.episode_return = None, 0, 0.0
         self.opponent.reset(seed)
-        self._play_opponent(game)
-        self._settle(game)
+        self._settle(self.core.play_until(match, seat, self.opponent.choose))
 
     def step(self, action: int) -> tuple[float, bool, bool]:
         """Play the learner's action id (in the action space: see ``EnvCore.action_id``), then the opponent's
-        turn if the learner ended its turn.
+        turn if the learner ended its turn (a masked-out id: see :mod:`ccg_env.env.core`).
 
         Returns:
             ``(reward, terminated, truncated)`` from the learner's point of view.
-
-        Raises:
-            ValueError: a masked-out id with ``illegal_action="raise"`` (nothing changes).
         """
-        settled = self.play_learner(action)
-        if settled is not None:
-            return settled
-        game = self.game
-        assert game is not None
-        self._play_opponent(game)
-        return self._settle(game)
+        step = self.play_learner(action)
+        if step.current == 1 - self.seat:
+            match = self.match
+            assert match is not None
+            step = self.core.play_until(match, self.seat, self.opponent.choose)
+        return self._settle(step)
 
-    def play_learner(self, action: int) -> tuple[float, bool, bool] | None:
-        """The first half of :meth:`step`: play the learner's action id. Returns the step's result when that
-        settles it (a masked-out id), else None: then the opponent plays while :meth:`opponent_to_move`, and
-        :meth:`settle` ends the step (how a batch of duels plays their opponents' turns together)."""
-        game = self.game
-        if self.outcome is not None or game is None:
+    def play_learner(self, action: int) -> Step:
+        """The first half of :meth:`step`: play the learner's action id and return the core's :class:`Step`. The
+        opponent then plays while :meth:`opponent_to_move`, and :meth:`settle` ends the step (how a batch of duels
+        plays their opponents' turns together)."""
+        match = self.match
+        if self.outcome is not None or match is None:
             raise RuntimeError("Duel.step: the episode is over (or never started); call reset() first")
-        choice = self.legal.get(action)
-        if choice is None:
-            return self._illegal(game, action)
+        step = self.core.step(match, action, "learner")
         self.length += 1
-        game.apply(choice)
-        return None
+        return step
 
     def opponent_to_move(self) -> bool:
         """Whether the game goes on with the opponent's seat to move."""
-        game = self.game
-        assert game is not None
-        state = game.state
-        return state.result is None and state.current != self.seat
+        match = self.match
+        assert match is not None
+        return match.current == 1 - self.seat
 
-    def settle(self) -> tuple[float, bool, bool]:
+    def settle(self, step: Step) -> tuple[float, bool, bool]:
         """The second half of :meth:`step`, once the opponent has moved: write the learner's observation and
-        mask; return the reward and end flags."""
-        game = self.game
-        assert game is not None
-        return self._settle(game)
+        mask; return the reward and end flags (an illegal ``step``'s own, else the position's)."""
+        if not step.illegal:
+            match = self.match
+            assert match is not None
+            step = self.core.position(match)
+        return self._settle(step)
 
-    def _play_opponent(self, game: Game) -> None:
-        opponent, seat = self.opponent, 1 - self.seat
-        while self.opponent_to_move():
-            game.apply(opponent.choose(game, seat))
-
-    def _settle(self, game: Game) -> tuple[float, bool, bool]:
-        """Write the learner's observation and mask; return the reward and end flags of the position."""
-        state = game.state
-        if state.result is None:
-            legal = self.legal = self.core.legal(game)
-            self._write(game, legal.values())
-            return 0.0, False, False
-        return self._finish(game, None)
-
-    def _illegal(self, game: Game, action: int) -> tuple[float, bool, bool]:
-        core = self.core
-        mode = core.illegal_action
-        if mode == "raise":
-            raise ValueError(core.refusal("learner", game, action))
-        self.length += 1
-        if mode == "ignore":
-            self.episode_return += core.illegal_reward
-            return core.illegal_reward, False, False
-        return self._finish(game, self.seat)
-
-    def _finish(self, game: Game, forfeit: int | None) -> tuple[float, bool, bool]:
-        self.outcome = outcome_for(game, self.seat, forfeit)
-        self.legal = {}
-        self._write(game)
-        reward = seat_rewards(game, forfeit)[self.seat]
+    def _settle(self, step: Step) -> tuple[float, bool, bool]:
+        """Translate the core's step for the learner: write its observation and mask; return reward and flags."""
+        game, match = self.game, self.match
+        assert game is not None and match is not None
+        reward = step.rewards[self.seat]
+        if step.result is None:
+            legal = self.core.legal_ids(match)
+            self._write_observation(game, self.seat, legal.values())
+            self._write_mask.write(legal)
+            if reward:
+                self.episode_return += reward
+            return reward, False, False
+        self.outcome = step.outcome(self.seat)
+        self._write_observation(game, self.seat, None)
+        self._write_mask.write(())
         self.episode_return += reward
-        truncated = forfeit is None and is_truncation(game.state.result)
-        return reward, not truncated, truncated
-
-    def _write(self, game: Game, legal: Iterable[Choice] | None = None) -> None:
-        """Encode the learner's observation and write ones at the legal ids (all zeros once finished)."""
-        self._write_observation(game, self.seat, legal)
-        self._write_mask.write(self.legal)
+        return reward, step.terminated, step.truncated
 
     def clear_observation(self) -> None:
         """Zero the learner's observation (the part the duel writes) and forget what it showed."""

@@ -28,13 +28,13 @@ def play_opponent_turns(duels: list[Duel]) -> None:
     while pending:
         waiting: dict[int, tuple[BatchedChooser, list[Duel]]] = {}
         for duel in pending:
-            opponent, game, seat = duel.opponent, duel.game, 1 - duel.seat
-            assert game is not None
+            opponent, game, match, seat = duel.opponent, duel.game, duel.match, 1 - duel.seat
+            assert game is not None and match is not None
             batched = getattr(opponent, "batched", None)
             while duel.opponent_to_move():
                 chooser = batched() if batched is not None else None
                 if chooser is None:
-                    game.apply(opponent.choose(game, seat))
+                    duel.core.apply(match, opponent.choose(game, seat))
                 else:
                     waiting.setdefault(id(chooser), (chooser, []))[1].append(duel)
                     break
@@ -42,5 +42,5 @@ def play_opponent_turns(duels: list[Duel]) -> None:
         for chooser, group in waiting.values():
             choices = chooser.choose_many([(duel.game, 1 - duel.seat) for duel in group])  # type: ignore[misc]
             for duel, choice in zip(group, choices):
-                duel.game.apply(choice)  # type: ignore[union-attr]
+                duel.core.apply(duel.match, choice)  # type: ignore[arg-type]
             pending += group

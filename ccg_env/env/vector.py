@@ -128,10 +128,10 @@ class DuelBatch:
     def _step_together(self, actions: list[int], skip: Container[int]) -> list[tuple[float, bool, bool]]:
         """Step the duels not in ``skip``: every learner's action, then all the opponents' turns together."""
         duels = self.duels
-        results = [_FRESH if i in skip else duel.play_learner(action)
-                   for i, (duel, action) in enumerate(zip(duels, actions))]
-        play_opponent_turns([duel for duel, result in zip(duels, results) if result is None])
-        return [duel.settle() if result is None else result for duel, result in zip(duels, results)]
+        steps = [None if i in skip else duel.play_learner(action)
+                 for i, (duel, action) in enumerate(zip(duels, actions))]
+        play_opponent_turns([duel for duel, step in zip(duels, steps) if step is not None and duel.opponent_to_move()])
+        return [_FRESH if step is None else duel.settle(step) for duel, step in zip(duels, steps)]
 
     def _record(self, results: list[tuple[float, bool, bool]], skip: Container[int]) -> list[int]:
         """Store each slot's (reward, terminated, truncated); return the slots that ended (not the ``skip`` ones)."""
