@@ -243,8 +243,7 @@ def continue_training(model_path: str | Path, config: TrainConfig, trust_model: 
     run_dir = training.prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"]))
     history: list = []
-    callbacks = [training.make_eval_callback(config, eval_env, run_dir, history, evaluate_at_start=True),
-                 training.make_entropy_callback(config)]
+    callbacks = [training.make_eval_callback(config, eval_env, run_dir, history, evaluate_at_start=True)]
     if pool is not None:
         callbacks.append(training.make_league_callback(pool, run_dir))
     started = time.perf_counter()

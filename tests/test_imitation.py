@@ -9,7 +9,7 @@ import pytest
 from ccg_env.agent_api import make_agent
 from ccg_env.engine import Game
 from ccg_env.engine.view import GameView
-from ccg_env.training.imitation import ImitationSettings, KeptImitation, fit, record
+from ccg_env.training.imitation import ImitationSettings, fit, record
 from ccg_env.training.train import load_config, make_model, make_vec_env, train
 
 GAMMA = 0.9
@@ -64,8 +64,8 @@ def test_fitting_makes_the_policy_pick_the_teachers_move_more_often(recorded):
     ({"epochs": True}, "epochs must be a positive integer"),
     ({"learning_rate": 0}, "learning_rate must be above 0"),
     ({"value_coef": -1}, "value_coef must be at least 0"),
-    ({"keep_coef": -0.5}, "keep_coef must be at least 0"),
-    ({"keep_batches": 0}, "keep_batches must be a positive integer"),
+    ({"keep_coef": 0.5}, r"keep_coef was removed \(it measured no gain; see docs/training\.md\), got 0\.5"),
+    ({"keep_batches": 2}, r"keep_batches was removed \(it measured no gain; see docs/training\.md\), got 2"),
 ])
 def test_bad_settings_name_the_key(values, named):
     with pytest.raises(ValueError, match=named):
@@ -79,8 +79,11 @@ def test_imitation_is_refused_where_it_does_not_apply():
         load_config("smoke", {"imitation": {"samples": 10}, "mode": "draft"})
     with pytest.raises(ValueError, match="imitation and init_model are both set"):
         load_config("smoke", {"imitation": {"samples": 10}, "init_model": "README.md"})
-    with pytest.raises(ValueError, match="imitation: keep_coef .* is for backend sb3"):
-        load_config("smoke", {"imitation": {"samples": 10, "keep_coef": 0.5}, "backend": "rllib", "policy": "slot"})
+
+
+def test_the_removed_keep_options_at_their_off_values_still_load():
+    settings = ImitationSettings.from_dict({"samples": 10, "keep_coef": 0.0, "keep_batches": 1}, "x")
+    assert settings == ImitationSettings(samples=10)
 
 
 def test_a_warm_started_run_logs_the_fit_and_evaluates_before_ppo(tmp_path):
@@ -114,33 +117,3 @@ def test_a_recording_too_large_for_memory_is_refused_before_anything_is_allocate
     _, env, _ = recorded
     with pytest.raises(ValueError, match=r"imitation: 10,000,000 decisions would take .* GiB .*lower samples"):
         record(env, "heuristic", 10_000_000, GAMMA, seed=0)
-
-
-def test_kept_steps_pull_the_policy_to_the_teacher_without_touching_the_held_out_games(recorded):
-    import torch
-
-    config, env, data = recorded
-    model = make_model(config, env)
-    kept = KeptImitation(model.policy, data, ImitationSettings(batch_size=256, keep_coef=1.0, keep_batches=5),
-                         max_grad_norm=0.5, seed=0)
-    assert kept.train_count == len(data) - int(len(data) * 0.05)
-    optimizer = torch.optim.Adam(model.policy.parameters(), lr=3e-3)
-    first = kept.step(optimizer)
-    for _ in range(5):
-        last = kept.step(optimizer)
-    assert last < first - 0.3
-    drawn = KeptImitation(model.policy, data, ImitationSettings(batch_size=100), max_grad_norm=0.5, seed=1)
-    rows = np.concatenate([drawn.draw() for _ in range(200)])
-    assert rows.max() < kept.train_count and len(np.unique(rows)) > 0.9 * kept.train_count
-
-
-@pytest.mark.parametrize("keep_coef", [0.0, 0.5])
-def test_a_run_logs_the_kept_cross_entropy_only_when_it_keeps_the_teacher(tmp_path, keep_coef):
-    config = load_config("smoke", {"runs_dir": str(tmp_path), "total_timesteps": 1024, "eval_every": 0,
-                                   "eval_games": 4, "opponent": "heuristic", "progress": False,
-                                   "imitation": {"samples": 300, "epochs": 1, "batch_size": 64,
-                                                 "keep_coef": keep_coef}})
-    rows = list(csv.DictReader((train(config).run_dir / "progress.csv").open()))
-    logged = [float(r["train/imitation_loss"]) for r in rows if r.get("train/imitation_loss")]
-    assert (len(logged) > 0) == (keep_coef > 0)
-    assert all(0 < loss < 10 for loss in logged)

@@ -9,6 +9,7 @@ pytest.importorskip("sb3_contrib")
 from ccg_env.env.codec import ActionLayout  # noqa: E402
 from ccg_env.env.gym_env import CcgDuelEnv  # noqa: E402
 from ccg_env.training.policy import PairwiseActionHead, SlotEncoderExtractor  # noqa: E402
+from ccg_env.training.slot_networks import SlotEncoder  # noqa: E402
 
 SLOT_DIM, GLOBAL_DIM = 8, 16
 
@@ -20,10 +21,13 @@ def env():
 
 @pytest.fixture(scope="module", params=[0, 1], ids=["slots", "attention"])
 def extractor(env, request):
+    """The SB3 extractor, or the shared encoder with an attention layer (an option of the RLlib module only)."""
     torch.manual_seed(0)
     pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
-    return SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
-                                attention_layers=request.param)
+    if request.param:
+        return SlotEncoder(env.observation_space.high, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
+                           attention_layers=request.param)
+    return SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM)
 
 
 def _observations(env, count=6):
@@ -46,10 +50,10 @@ def _view(env, features_row, name):
 def test_features_have_the_documented_size_and_order(env, extractor):
     layout = ActionLayout.for_rules(env.unwrapped.setup.rules)
     entities = layout.max_hand + 2 * layout.max_battlefield + 2
-    assert extractor.features_dim == GLOBAL_DIM + entities * SLOT_DIM
+    assert extractor.output_dim == GLOBAL_DIM + entities * SLOT_DIM
     with torch.no_grad():
         features = extractor(_observations(env))
-    assert features.shape == (6, extractor.features_dim)
+    assert features.shape == (6, extractor.output_dim)
     assert torch.isfinite(features).all()
 
 
@@ -111,8 +115,8 @@ def test_attention_lets_each_slot_see_the_others(env, extractor):
 def test_attention_hides_empty_slots(env):
     torch.manual_seed(0)
     pieces = [tuple(p) for p in env.unwrapped.setup.encoder.pieces]
-    extractor = SlotEncoderExtractor(env.observation_space, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
-                                     attention_layers=1)
+    extractor = SlotEncoder(env.observation_space.high, pieces, slot_dim=SLOT_DIM, global_dim=GLOBAL_DIM,
+                            attention_layers=1)
     observations = _observations(env)
     start, stop, shape = extractor.slot_ranges["enemy_battlefield"]
     last_enemy_slot = extractor.hand_slots + 2 * extractor.field_slots - 1  # its place among the entities
@@ -224,76 +228,22 @@ def test_pooled_value_reads_only_the_context_and_heroes_and_survives_the_model_f
         assert torch.equal(policy.predict_values(observations), loaded.policy.predict_values(observations))
 
 
-def test_attention_layers_survive_the_model_file_and_bad_counts_are_refused(env, tmp_path):
+def test_the_removed_attention_and_bfloat16_options_are_refused_by_name(env):
     from ccg_env.model_file import ModelFileError, check_policy_kwargs
-    from ccg_env.saved_policy import load_model, save_policy
-    from ccg_env.training.train import load_config, make_model, make_vec_env
-
-    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {
-        "slot_dim": SLOT_DIM, "global_dim": GLOBAL_DIM, "head_dim": 8, "attention_layers": 2}})
-    vec_env = make_vec_env(config, 2, "random")
-    policy = make_model(config, vec_env).policy
-    assert len(policy.features_extractor.attention) == 2
-    setup = vec_env.batch.setup
-    path = save_policy(tmp_path / "attention.ccgmodel", policy, setup.rules, setup.cards, {"run": "test"})
-    loaded = load_model(path)
-    kwargs = loaded.metadata.policy_kwargs
-    assert kwargs["features_extractor_kwargs"]["attention_layers"] == 2
-    observations = _observations(env)
-    with torch.no_grad():
-        assert torch.equal(policy.get_distribution(observations).distribution.logits,
-                           loaded.policy.get_distribution(observations).distribution.logits)
-    for bad in (-1, 9, True, "2"):
-        edited = {**kwargs, "features_extractor_kwargs": {**kwargs["features_extractor_kwargs"],
-                                                          "attention_layers": bad}}
-        with pytest.raises(ModelFileError, match="attention_layers: expected a whole number from 0 to 8"):
-            check_policy_kwargs("SlotPolicy", edited, env.observation_space.shape[0], "file")
-
-
-def test_the_train_config_takes_attention_layers_for_the_slot_policy_only():
     from ccg_env.training.train_config import TrainConfig
 
-    assert TrainConfig(policy="slot", policy_kwargs={"attention_layers": 1}).policy_kwargs["attention_layers"] == 1
-    with pytest.raises(ValueError, match="policy_kwargs: attention_layers must be a positive integer, got 0"):
-        TrainConfig(policy="slot", policy_kwargs={"attention_layers": 0})
-    with pytest.raises(ValueError, match=r"attention_layers must be at most 8 \(what a model file holds\), got 9"):
-        TrainConfig(policy="slot", policy_kwargs={"attention_layers": 9})
+    removed = r"was removed \(it measured no gain; see docs/training\.md\)"
+    for options in ({"attention_layers": 1}, {"bfloat16": True}):
+        with pytest.raises(ValueError, match=f"policy_kwargs: {next(iter(options))} {removed}"):
+            TrainConfig(policy="slot", policy_kwargs=options)
+    with pytest.raises(ValueError, match=f"policy_kwargs: bfloat16 {removed}"):
+        TrainConfig(backend="rllib", policy="slot", policy_kwargs={"bfloat16": True})
+    assert TrainConfig(policy="slot", policy_kwargs={"attention_layers": 0, "bfloat16": False}).policy_kwargs == {}
+    assert TrainConfig(backend="rllib", policy="slot", policy_kwargs={"attention_layers": 1}).policy_kwargs == {
+        "attention_layers": 1}  # still an option of the RLlib slot module
     with pytest.raises(ValueError, match="slot_dim must be at most 4096"):
         TrainConfig(policy="slot", policy_kwargs={"slot_dim": 5000})
-    with pytest.raises(ValueError, match="'attention_layers' is not an option of policy 'mlp'"):
-        TrainConfig(policy="mlp", policy_kwargs={"attention_layers": 1})
-
-
-def test_bfloat16_training_steps_are_close_to_float32_and_acting_stays_float32(env, tmp_path):
-    from ccg_env.saved_policy import load_model, save_policy
-    from ccg_env.training.train import load_config, make_model, make_vec_env
-
-    config = load_config("smoke", {"policy": "slot", "policy_kwargs": {
-        "slot_dim": SLOT_DIM, "global_dim": GLOBAL_DIM, "head_dim": 8, "pooled_value": True, "bfloat16": True}})
-    vec_env = make_vec_env(config, 2, "random")
-    policy = make_model(config, vec_env).policy
-    assert policy.features_extractor.bfloat16 and policy.action_net.bfloat16
-    observations = _observations(env)
-    actions = torch.zeros(len(observations), dtype=torch.long)
-    with torch.no_grad():
-        acting = policy.get_distribution(observations).distribution.logits
-    taking_gradients = policy.get_distribution(observations).distribution.logits
-    assert acting.dtype == taking_gradients.dtype == torch.float32
-    assert not torch.equal(acting, taking_gradients)  # the training step did compute in bfloat16
-    assert torch.allclose(acting, taking_gradients, atol=0.05)
-    values, log_prob, _ = policy.evaluate_actions(observations, actions)
-    (values.sum() + log_prob.sum()).backward()  # the weights and their gradients stay float32
-    assert all(p.dtype == torch.float32 and (p.grad is None or p.grad.dtype == torch.float32)
-               for p in policy.parameters())
-    assert policy.action_net.key_out["card"].weight.grad.abs().sum() > 0
-    policy.features_extractor.bfloat16 = policy.action_net.bfloat16 = False
-    with torch.no_grad():
-        assert torch.equal(acting, policy.get_distribution(observations).distribution.logits)  # float32 without grad
-
-    setup = vec_env.batch.setup
-    path = save_policy(tmp_path / "bf16.ccgmodel", policy, setup.rules, setup.cards, {"run": "test"})
-    assert "bfloat16" not in load_model(path).metadata.policy_kwargs  # a training setting: models play in float32
-    with pytest.raises(ValueError, match="bfloat16 must be true or false"):
-        load_config("smoke", {"policy": "slot", "policy_kwargs": {"bfloat16": 1}})
-    with pytest.raises(ValueError, match="bfloat16: backend rllib's slot module computes in float32 only"):
-        load_config("smoke", {"backend": "rllib", "policy": "slot", "policy_kwargs": {"bfloat16": True}})
+    pieces = [list(p[:3]) + [list(p[3])] for p in env.unwrapped.setup.encoder.pieces]
+    written = {"features_extractor_kwargs": {"pieces": pieces, "attention_layers": 2}}
+    with pytest.raises(ModelFileError, match="attention_layers: the slot policy's attention layers were removed"):
+        check_policy_kwargs("SlotPolicy", written, env.observation_space.shape[0], "file")

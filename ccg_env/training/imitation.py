@@ -10,10 +10,7 @@ observation and mask) and what the teacher did, and fits the policy to it:
 - the critic on the learner's discounted outcome from each position (``gamma ** steps_to_end * final reward``),
   so that PPO's first advantages come from a value function that already knows who is winning.
 
-Then PPO continues from those weights. With ``keep_coef`` above 0 (SB3 backend), the teacher's moves also stay in the
-loss during PPO, the next step of expert iteration after the warm start: before every rollout the policy takes
-``keep_batches`` gradient steps of ``keep_coef`` times the cross-entropy on recorded minibatches, with PPO's own
-optimizer (:class:`KeptImitation`). Observations are stored as float16 (the env's normalized observations
+Then PPO continues from those weights. Observations are stored as float16 (the env's normalized observations
 lie in [0, 1]; 100,000 samples of the default game take about 1 GB). The fit's per-epoch loss and held-out
 accuracy (how often the policy's most probable legal action is the teacher's) go to ``imitation.csv``.
 """
@@ -26,10 +23,14 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .train_config import without_removed
+
 #: Share of the recorded positions held out to measure accuracy (the last games recorded).
 HELD_OUT = 0.05
 #: The most memory the recorded decisions may take; more is refused before anything is allocated.
 MAX_RECORD_BYTES = 8 * 2**30
+#: The teacher's moves kept in the loss during PPO, taken out after they measured no gain: refused unless "off".
+REMOVED_KEYS = {"keep_coef": 0.0, "keep_batches": 1}
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,11 @@ class ImitationSettings:
     """Adam step size of the fit (a fresh optimizer; PPO's own starts afresh afterwards)"""
     value_coef: float = 0.5
     """weight of the critic's squared error beside the actor's cross-entropy (0: fit the actor only)"""
-    keep_coef: float = 0.0
-    """weight of the teacher's cross-entropy kept during PPO (0: the warm start only); SB3 backend"""
-    keep_batches: int = 1
-    """minibatches (of ``batch_size``) of the teacher's moves fitted before every PPO rollout when ``keep_coef`` > 0"""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "imitation") -> ImitationSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
+        values = without_removed(values, REMOVED_KEYS, where)
         known = {f.name for f in fields(cls)}
         for key in values:
             if key not in known:
@@ -71,11 +69,11 @@ class ImitationSettings:
         if self.teacher not in available_agents():
             raise ValueError(f"{where}: teacher must be a registered agent ({', '.join(available_agents())}), "
                              f"got {self.teacher!r}")
-        for key in ("samples", "epochs", "batch_size", "keep_batches"):
+        for key in ("samples", "epochs", "batch_size"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{where}: {key} must be a positive integer, got {value!r}")
-        for key, low_excluded in (("learning_rate", True), ("value_coef", False), ("keep_coef", False)):
+        for key, low_excluded in (("learning_rate", True), ("value_coef", False)):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or \
                     (low_excluded and value == 0):
@@ -235,53 +233,6 @@ def fit(policy: Any, data: Demonstrations, settings: ImitationSettings, seed: in
             on_epoch(result)
     student.set_training_mode(False)
     return results
-
-
-class KeptImitation:
-    """The teacher's cross-entropy kept in the loss during PPO: :meth:`step` fits a few recorded minibatches.
-
-    Only the positions the warm start trained on are drawn (the held-out share stays out), the actor only (the
-    critic follows PPO's returns), and with the optimizer passed in (PPO's own, so that Adam's moments are shared).
-
-    Args:
-        policy: an SB3 masked actor-critic policy.
-        data: the warm start's recorded decisions.
-        settings: ``keep_coef``, ``keep_batches`` and ``batch_size`` are read.
-        max_grad_norm: gradient norm clip, as PPO's.
-        seed: seeds the choice of minibatches.
-    """
-
-    def __init__(self, policy: Any, data: Demonstrations, settings: ImitationSettings, max_grad_norm: float,
-                 seed: int) -> None:
-        self.student = SB3Student(policy)
-        self.data, self.settings, self.max_grad_norm = data, settings, max_grad_norm
-        self.train_count = training_count(data)
-        self.rng = np.random.default_rng(seed)
-
-    def draw(self) -> np.ndarray:
-        """The sorted rows of one random minibatch of the training share (without repeats)."""
-        size = min(self.settings.batch_size, self.train_count)
-        return np.sort(self.rng.choice(self.train_count, size=size, replace=False))
-
-    def step(self, optimizer: Any) -> float:
-        """Fit ``keep_batches`` random minibatches at weight ``keep_coef``; return their mean cross-entropy."""
-        import torch
-
-        self.student.set_training_mode(True)
-        losses = []
-        for _ in range(self.settings.keep_batches):
-            rows = self.draw()
-            observations = torch.from_numpy(self.data.observations[rows].astype(np.float32))
-            _, log_prob = self.student.greedy_and_log_probs(observations, self.data.masks[rows],
-                                                            torch.from_numpy(self.data.actions[rows]))
-            cross_entropy = -log_prob.mean()
-            optimizer.zero_grad()
-            (self.settings.keep_coef * cross_entropy).backward()
-            torch.nn.utils.clip_grad_norm_(self.student.parameters(), self.max_grad_norm)
-            optimizer.step()
-            losses.append(cross_entropy.item())
-        self.student.set_training_mode(False)
-        return float(np.mean(losses))
 
 
 def _losses(student: Any, data: Demonstrations, rows: np.ndarray) -> tuple[Any, Any]:

@@ -54,8 +54,8 @@ class SlotEncoderExtractor(SlotEncoder, BaseFeaturesExtractor):
     """
 
     def __init__(self, observation_space: gymnasium.spaces.Box, pieces: Sequence[Sequence], slot_dim: int = 48,
-                 global_dim: int = 128, gain: Sequence[float] | None = None, attention_layers: int = 0) -> None:
-        SlotEncoder.__init__(self, observation_space.high, pieces, slot_dim, global_dim, gain, attention_layers)
+                 global_dim: int = 128, gain: Sequence[float] | None = None) -> None:
+        SlotEncoder.__init__(self, observation_space.high, pieces, slot_dim, global_dim, gain)
         self._observation_space, self._features_dim = observation_space, self.output_dim
 
 
@@ -91,13 +91,11 @@ class SlotPolicy(MaskableActorCriticPolicy):
         pairwise: score actions per slot pair (True) or with one linear layer (False).
         pooled_value: the value network reads the context and the heroes only (:class:`CriticSubsetMlpExtractor`)
             instead of every feature.
-        bfloat16: the features extractor and the pair head compute in bfloat16 (mixed precision; the value
-            network, the distribution and the weights stay float32). For training: model files do not keep it.
     """
 
     def __init__(self, *args: Any, head_dim: int = 32, pairwise: bool = True, pooled_value: bool = False,
-                 bfloat16: bool = False, **kwargs: Any) -> None:
-        self.head_dim, self.pairwise, self.pooled_value, self.bfloat16 = head_dim, pairwise, pooled_value, bfloat16
+                 **kwargs: Any) -> None:
+        self.head_dim, self.pairwise, self.pooled_value = head_dim, pairwise, pooled_value
         kwargs.setdefault("features_extractor_class", SlotEncoderExtractor)
         net_arch = kwargs.get("net_arch")
         if pairwise and isinstance(net_arch, list):
@@ -114,7 +112,6 @@ class SlotPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = LegalActionsDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
-        self.features_extractor.bfloat16 = self.bfloat16
         if not self.pairwise:
             return
         extractor = self.features_extractor
@@ -124,13 +121,11 @@ class SlotPolicy(MaskableActorCriticPolicy):
             raise ValueError(f"SlotPolicy: the pair head scores {head.size} actions but the action space has "
                              f"{self.action_space.n} (a layout other than ccg_env.env.codec's?)")
         self.action_net = head
-        head.bfloat16 = self.bfloat16
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
-        data.update(head_dim=self.head_dim, pairwise=self.pairwise, pooled_value=self.pooled_value,
-                    bfloat16=self.bfloat16)
+        data.update(head_dim=self.head_dim, pairwise=self.pairwise, pooled_value=self.pooled_value)
         return data
 
 

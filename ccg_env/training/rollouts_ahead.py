@@ -49,7 +49,7 @@ class AsyncRolloutPPO(MaskablePPO):
     """MaskablePPO playing its rollouts on a worker process, one update ahead of the learner (see the module).
 
     ``worker_config`` is the run's :class:`~ccg_env.training.train_config.TrainConfig`: the worker builds its own
-    training env from it (``make_training_env``: the same opponent, decks, seed and shaping) and a policy of the
+    training env from it (``make_training_env``: the same opponent, decks and seed) and a policy of the
     same architecture, whose weights it takes from the learner before every rollout.
     """
 

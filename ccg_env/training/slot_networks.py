@@ -12,12 +12,12 @@ others before they are pooled. Its output, in this order, is::
 
 :class:`PairwiseActionHead` scores the fixed action layout from those features per (source, target) slot pair.
 Torch only: :mod:`ccg_env.training.policy` wraps these for stable-baselines3, :mod:`ccg_env.rllib.slot_module`
-for RLlib. Either network computes in bfloat16 when its ``bfloat16`` attribute is set (:func:`in_bfloat16`).
+for RLlib.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 import torch
@@ -44,26 +44,6 @@ def input_gain(encoder_high: np.ndarray, normalized: bool) -> np.ndarray:
     """
     high = np.asarray(encoder_high, dtype=np.float32)
     return ((high if normalized else 1.0) * observation_scale(high)).astype(np.float32)
-
-
-def in_bfloat16(run: Callable[[torch.Tensor], torch.Tensor], inputs: torch.Tensor) -> torch.Tensor:
-    """``run(inputs)`` under bfloat16 autocast, returned as float32 (the weights and their gradients stay float32).
-
-    On a CPU with bfloat16 instructions (AVX512-BF16 or AMX) the matrix products of a training minibatch run
-    about 1.7 times as fast; the outputs carry about 3 significant digits. Used for training only: the flag is not
-    written to model files, so saved models play in float32.
-    """
-    with torch.autocast(inputs.device.type, dtype=torch.bfloat16):
-        return run(inputs).float()
-
-
-def _bfloat16_now(module: nn.Module) -> bool:
-    """Whether ``module`` computes in bfloat16 now: its ``bfloat16`` flag is set and gradients are being taken.
-
-    Training steps run in bfloat16, forward passes without gradients (collecting rollouts, acting, evaluating) in
-    float32: on a CPU bfloat16 pays for itself on minibatches of thousands, not on a step of 128 envs.
-    """
-    return bool(getattr(module, "bfloat16", False)) and torch.is_grad_enabled()
 
 
 def _mlp(sizes: Sequence[int]) -> nn.Sequential:
@@ -129,9 +109,6 @@ class SlotEncoder(nn.Module):
         attention_heads: heads of each attention layer.
     """
 
-    bfloat16 = False
-    """compute in bfloat16 when taking gradients (:func:`in_bfloat16`); set by the policy, not saved"""
-
     def __init__(self, high: np.ndarray, pieces: Sequence[Sequence], slot_dim: int = 48, global_dim: int = 128,
                  gain: Sequence[float] | None = None, attention_layers: int = 0, attention_heads: int = 4) -> None:
         nn.Module.__init__(self)  # not super(): the SB3 extractor mixes this class with its own base
@@ -160,9 +137,6 @@ class SlotEncoder(nn.Module):
                                            for _ in range(attention_layers))
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return in_bfloat16(self._features, observations) if _bfloat16_now(self) else self._features(observations)
-
-    def _features(self, observations: torch.Tensor) -> torch.Tensor:
         # Only the occupied slots go through their network, each scaled as it is cut out: in training about a third
         # of the slots hold a card, and the empty ones embed to zero without being computed.
         scale = self.scale
@@ -171,7 +145,7 @@ class SlotEncoder(nn.Module):
             occupied = observations.index_select(1, getattr(self, f"present_{name}")) > 0  # (N, slots)
             sample, slot = occupied.nonzero(as_tuple=True)
             rows = observations[:, start:stop].reshape(-1, *shape)[sample, slot] * scale[start:stop].view(shape)[slot]
-            computed = self.slot_nets[name](rows)  # bfloat16 under autocast: the zeros follow its type
+            computed = self.slot_nets[name](rows)
             slots.append(computed.new_zeros(*occupied.shape, self.slot_dim).index_put((sample, slot), computed))
             presents.append(occupied.to(rows.dtype)[..., None])
         heroes = [self.hero_nets[name](observations[:, start:stop] * scale[start:stop])
@@ -217,9 +191,6 @@ class PairwiseActionHead(nn.Module):
         head_dim: size of the keys.
     """
 
-    bfloat16 = False
-    """compute in bfloat16 when taking gradients (:func:`in_bfloat16`); set by the policy, not saved"""
-
     def __init__(self, hand_slots: int, field_slots: int, slot_dim: int, global_dim: int, head_dim: int = 32) -> None:
         super().__init__()
         self.hand_slots, self.field_slots = hand_slots, field_slots
@@ -256,9 +227,6 @@ class PairwiseActionHead(nn.Module):
         return self.key_out[role](torch.relu(self.entity_in[role](entities) + context_part[:, None]))
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
-        return in_bfloat16(self._logits, features) if _bfloat16_now(self) else self._logits(features)
-
-    def _logits(self, features: torch.Tensor) -> torch.Tensor:
         context, hand, own, enemy, own_hero, enemy_hero = self.split(features)
         card, card_target, attacker, defender, power, power_target = self.context_in(context).chunk(6, dim=1)
         no_target = self.no_target.expand(len(features), 1, self.slot_dim)
@@ -280,4 +248,4 @@ def critic_feature_indices(encoder: SlotEncoder) -> list[int]:
 
 
 __all__ = ["HERO_PIECES", "SLOT_PIECES", "PairwiseActionHead", "SlotEncoder", "critic_feature_indices",
-           "in_bfloat16", "input_gain", "observation_scale"]
+           "input_gain", "observation_scale"]

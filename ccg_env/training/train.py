@@ -32,8 +32,7 @@ networks over every hand and battlefield slot (a card means the same in every sl
 
 Opponents (``opponent``): ``"random"``, a registered agent name such as ``"heuristic"``, or ``"league"``:
 self-play against a pool of frozen snapshots of the learner with the heuristic and random play in it, one
-member drawn per game (:mod:`ccg_env.training.league`, settings under ``league:``). ``reward_shaping`` adds a
-potential-based bonus (hero health and board stats, see :mod:`ccg_env.training.shaping`) to the final +-1.
+member drawn per game (:mod:`ccg_env.training.league`, settings under ``league:``).
 """
 
 from __future__ import annotations
@@ -80,9 +79,8 @@ def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
 
 
 def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
-    """The seeded training VecEnv (shaped if asked) and the league pool (None unless ``opponent`` is league)."""
+    """The seeded training VecEnv and the league pool (None unless ``opponent`` is league)."""
     from .league import LeagueOpponent, LeaguePool, LeagueSettings
-    from .shaping import ShapedRewardVecEnv
 
     league = config.opponent == "league"
     env = make_vec_env(config, config.num_envs, "random" if league else config.opponent)
@@ -93,8 +91,6 @@ def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
         for duel in env.batch.duels:
             duel.opponent = LeagueOpponent(pool)
     env.seed(config.seed)
-    if config.reward_shaping:
-        env = ShapedRewardVecEnv(env, config.reward_shaping, config.gamma)
     return env, pool
 
 
@@ -309,25 +305,6 @@ def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> An
     return ProgressBar()
 
 
-def make_entropy_callback(config: TrainConfig) -> Any:
-    """An SB3 callback that lowers the model's entropy bonus to ``ent_coef_late`` at the first rollout that starts
-    after ``ent_late_at`` of ``total_timesteps``, and logs the bonus in force as ``train/ent_coef``."""
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    late_from = config.ent_late_at * config.total_timesteps
-
-    class EntropyStep(BaseCallback):
-        def _on_rollout_start(self) -> None:
-            if config.ent_coef_late is not None and self.num_timesteps >= late_from:
-                self.model.ent_coef = config.ent_coef_late
-            self.logger.record("train/ent_coef", self.model.ent_coef)
-
-        def _on_step(self) -> bool:
-            return True
-
-    return EntropyStep()
-
-
 @contextlib.contextmanager
 def stop_signals_interrupt() -> Iterator[None]:
     """While training, SIGTERM (a job scheduler's stop) and SIGINT raise KeyboardInterrupt, as Ctrl-C does in a
@@ -464,7 +441,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     if config.policy == "slot":
         policy = SlotPolicy
         options = dict(config.policy_kwargs)
-        extractor = {key: options.pop(key) for key in ("slot_dim", "global_dim", "attention_layers") if key in options}
+        extractor = {key: options.pop(key) for key in ("slot_dim", "global_dim") if key in options}
         pieces = [[p.name, p.start, p.stop, list(p.shape)] for p in encoder.pieces]
         policy_kwargs.update(options, features_extractor_kwargs={"pieces": pieces, "gain": gain, **extractor})
     elif gain is not None:
@@ -519,7 +496,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     run_dir = prepare_run_dir(config)
     model.set_logger(configure(str(run_dir), ["tensorboard", "csv"] + (["stdout"] if config.verbose else [])))
     history: list[EvalResult] = []
-    callbacks = [make_eval_callback(config, eval_env, run_dir, history), make_entropy_callback(config)]
+    callbacks = [make_eval_callback(config, eval_env, run_dir, history)]
     if pool is not None:  # with async rollouts the worker plays the league's games and reports on them
         callbacks.append(make_league_callback(None if config.async_rollouts else pool, run_dir))
     progress = make_progress_callback(config, history) if show_progress(config.progress) else None
@@ -530,10 +507,7 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     try:
         with stop_signals_interrupt():
             if config.imitation:
-                data = warm_start(config, model.policy, run_dir)
-                kept = make_kept_imitation_callback(config, model.policy, data)
-                if kept is not None:
-                    callbacks.append(kept)
+                warm_start(config, model.policy, run_dir)
             model.learn(config.total_timesteps, callback=CallbackList(callbacks))
     except KeyboardInterrupt:  # Ctrl-C or a stop signal: keep what was learned; the model is saved below
         interrupted = True
@@ -543,29 +517,6 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     model_path = run_dir / "model.zip"
     save_model_files(model, model_path, eval_env.batch.setup, config.name)
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
-
-
-def make_kept_imitation_callback(config: TrainConfig, policy: Any, data: Any) -> Any:
-    """With ``imitation.keep_coef`` above 0, an SB3 callback that fits the teacher's moves before every rollout
-    (:class:`ccg_env.training.imitation.KeptImitation`) and logs their cross-entropy as ``train/imitation_loss``;
-    otherwise None."""
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    from .imitation import ImitationSettings, KeptImitation
-
-    settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
-    if settings.keep_coef == 0:
-        return None
-    kept = KeptImitation(policy, data, settings, config.max_grad_norm, config.seed + 1)
-
-    class KeepTeacher(BaseCallback):
-        def _on_rollout_start(self) -> None:
-            self.logger.record("train/imitation_loss", kept.step(self.model.policy.optimizer))
-
-        def _on_step(self) -> bool:
-            return True
-
-    return KeepTeacher()
 
 
 def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> Any:

@@ -47,8 +47,7 @@ class TrainConfig:
     imitation: dict = field(default_factory=dict)
     """warm start before PPO (empty: none): a teacher agent plays the learner's seat and the policy is fitted to
     its moves and outcomes (:class:`ccg_env.training.imitation.ImitationSettings` fields: ``teacher``,
-    ``samples``, ``epochs``, ``batch_size``, ``learning_rate``, ``value_coef``, and for the SB3 backend ``keep_coef``
-    and ``keep_batches``: the teacher's moves kept in the loss during PPO)"""
+    ``samples``, ``epochs``, ``batch_size``, ``learning_rate``, ``value_coef``)"""
     init_model: Union[str, None] = None
     """a model file (``.ccgmodel``) of the same policy to start from (its weights; PPO settings come from here);
     a stable-baselines3 ``.zip`` needs ``trust_model``"""
@@ -74,8 +73,6 @@ class TrainConfig:
     """scale observations into [0, 1] inside the env (``ObservationEncoder.scale``)"""
     rescale_inputs: bool = False
     """inside the policy, read stats as value / 10 instead of value / 100 (``ccg_env.training.policy.input_gain``)"""
-    reward_shaping: float = 0.0
-    """weight of the potential-based shaping bonus (0: the final +-1 only); see :mod:`ccg_env.training.shaping`"""
     policy: str = "mlp"
     """``"mlp"`` (MlpPolicy on the flat observation) or ``"slot"`` (per-slot encoder, ``ccg_env.training.policy``)"""
     policy_kwargs: dict = field(default_factory=dict)
@@ -99,11 +96,6 @@ class TrainConfig:
     """PPO clipping of the probability ratio"""
     ent_coef: float = 0.01
     """entropy bonus coefficient"""
-    ent_coef_late: Union[float, None] = None
-    """the entropy bonus from ``ent_late_at`` of the run on (None: ``ent_coef`` throughout): a step down, so that
-    the policy explores early and sharpens late"""
-    ent_late_at: float = 0.65
-    """the fraction of ``total_timesteps`` after which ``ent_coef_late`` applies"""
     vf_coef: float = 0.5
     """value loss coefficient"""
     max_grad_norm: float = 0.5
@@ -155,16 +147,29 @@ POSITIVE_COUNTS = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_ep
 #: Float settings -> (lowest allowed, highest allowed, lowest excluded).
 FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "gae_lambda": (0.0, 1.0, False),
                 "clip_range": (0.0, None, True), "ent_coef": (0.0, None, False), "vf_coef": (0.0, None, False),
-                "max_grad_norm": (0.0, None, True), "reward_shaping": (0.0, None, False)}
+                "max_grad_norm": (0.0, None, True)}
 POLICIES = ("mlp", "slot")
 #: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
-SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool,
-                      "attention_layers": int, "bfloat16": bool}
+SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool}
 #: The largest value of each whole-number option that a model file holds (``ccg_env.model_file``), so that no run
 #: trains for an hour and then cannot be saved.
 SLOT_POLICY_MAXIMA = {"slot_dim": MAX_LAYER_SIZE, "global_dim": MAX_LAYER_SIZE, "head_dim": MAX_LAYER_SIZE,
                       "attention_layers": MAX_ATTENTION_LAYERS}
 LR_SCHEDULES = ("constant", "linear")
+#: Options taken out after they measured no gain (docs/training.md, "Experiments that measured no gain") -> the
+#: value that meant "off": a config holding that value still loads, any other value is refused by name.
+REMOVED_OPTIONS = {"ent_coef_late": None, "ent_late_at": 0.65, "reward_shaping": 0.0}
+#: Removed options of ``policy: slot`` (``attention_layers`` remains an option of backend rllib's slot module).
+REMOVED_SLOT_OPTIONS = {"attention_layers": 0, "bfloat16": False}
+
+
+def without_removed(values: dict[str, Any], removed: dict[str, Any], where: str) -> dict[str, Any]:
+    """``values`` less the ``removed`` options that hold their "off" value; ValueError naming any other one."""
+    for key, off in removed.items():
+        if key in values and values[key] != off:
+            raise ValueError(f"{where}: {key} was removed (it measured no gain; see docs/training.md), got "
+                             f"{values[key]!r}: drop the key")
+    return {key: value for key, value in values.items() if key not in removed}
 DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
 
 
@@ -184,11 +189,6 @@ def _check_hyperparameters(config: TrainConfig) -> None:
             raise ValueError(f"train config: {name} must be {bounds}, got {value!r}")
     if config.lr_schedule not in LR_SCHEDULES:
         raise ValueError(f"train config: lr_schedule must be one of {LR_SCHEDULES}, got {config.lr_schedule!r}")
-    late = config.ent_coef_late
-    if late is not None and late < 0:
-        raise ValueError(f"train config: ent_coef_late must be at least 0 (or null), got {late!r}")
-    if not 0.0 < config.ent_late_at < 1.0:
-        raise ValueError(f"train config: ent_late_at must lie strictly between 0 and 1, got {config.ent_late_at!r}")
 
 
 def _check_game(config: TrainConfig) -> None:
@@ -225,10 +225,7 @@ def _check_game(config: TrainConfig) -> None:
         if config.init_model is not None:
             raise ValueError("train config: imitation and init_model are both set: the warm start would refit the "
                              "loaded model to the teacher; drop one (--set 'imitation={}' continues a model)")
-        settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
-        if settings.keep_coef and config.backend == "rllib":
-            raise ValueError("train config: imitation: keep_coef (the teacher's moves kept in the loss during PPO) "
-                             "is for backend sb3; drop it for rllib")
+        ImitationSettings.from_dict(config.imitation, "train config: imitation")
     if config.backend == "rllib":
         _check_rllib(config)
     elif config.league or config.opponent == "league":
@@ -274,8 +271,7 @@ def _check_rllib(config: TrainConfig) -> None:
     RLlibSettings.from_dict(config.rllib, "train config: rllib")
     if config.league or config.opponent == "league":
         LeagueSettings.from_dict(config.league, "train config: league")
-    unsupported = {"mode": (config.mode, "duel"), "reward_shaping": (config.reward_shaping, 0.0),
-                   "init_model": (config.init_model, None),
+    unsupported = {"mode": (config.mode, "duel"), "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
                    "seat": (config.seat, "random")}
     if config.policy == "mlp":
@@ -287,8 +283,6 @@ def _check_rllib(config: TrainConfig) -> None:
         if config.policy_kwargs.get(key, True) is not True:
             raise ValueError(f"train config: policy_kwargs: {key}: backend rllib's slot module supports only true, "
                              f"got {config.policy_kwargs[key]!r}")
-    if config.policy_kwargs.get("bfloat16", False):
-        raise ValueError("train config: policy_kwargs: bfloat16: backend rllib's slot module computes in float32 only")
 
 
 def _check_model_trust(config: TrainConfig) -> None:
@@ -309,7 +303,11 @@ def _check_policy(config: TrainConfig) -> None:
         raise ValueError(f"train config: net_arch must be a list of positive layer sizes, got {config.net_arch!r}")
     if config.policy not in POLICIES:
         raise ValueError(f"train config: policy must be one of {POLICIES}, got {config.policy!r}")
+    removed = REMOVED_SLOT_OPTIONS if config.backend == "sb3" else {"bfloat16": False}
+    config.policy_kwargs = without_removed(config.policy_kwargs, removed, "train config: policy_kwargs")
     allowed = SLOT_POLICY_KWARGS if config.policy == "slot" else {}
+    if config.backend == "rllib" and config.policy == "slot":
+        allowed = {**allowed, "attention_layers": int}
     for key, value in config.policy_kwargs.items():
         if key not in allowed:
             raise ValueError(f"train config: policy_kwargs: {key!r} is not an option of policy {config.policy!r}"
@@ -370,6 +368,7 @@ def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainCon
     """Build a :class:`TrainConfig`, naming ``source`` and the key in every error."""
     if not isinstance(values, dict):
         raise ValueError(f"{source}: expected a mapping of settings, got {type(values).__name__}")
+    values = without_removed(values, REMOVED_OPTIONS, source)
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for key, value in values.items():
         if key not in known:
