@@ -8,17 +8,17 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from ccg_env.engine import Deck, Game, IllegalActionError, Rules
+from ccg_env.engine import Choice, Deck, Game, IllegalActionError, Rules
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.game_setup import DEFAULT_DECKS
 from ccg_env.engine.draft import Draft
-from ccg_env.env.core import EnvCore
+from ccg_env.env.core import EnvCore, Match
 from ccg_env.env.draft_play import agent_pick
 from ccg_env.engine.view import GameView
 
 if TYPE_CHECKING:
     from ccg_env.agent_api import Agent
-    from ccg_env.engine import CardSet, Choice
+    from ccg_env.engine import CardSet
 
 #: A game that takes more decisions than this is a bug in an agent or the engine, not a long game.
 MAX_DECISIONS = 20_000
@@ -95,13 +95,18 @@ class MatchRunner:
             game = self.draft_game(agents, seed)
         game = game if game is not None else self.new_game(seed, decks=decks)
         decisions = 0
-        while not game.is_over:
+
+        def choose(game: Game, player: int) -> Choice:
+            nonlocal decisions
             if decisions >= MAX_DECISIONS:
                 raise RuntimeError(f"game seed {seed} exceeded {MAX_DECISIONS} decisions; an agent never ends turns")
-            choice = self.step(game, agents[game.current_player], seed)
+            choice = self.decide(game, agents[player], seed)
+            decisions += 1
             if choices is not None:
                 choices.append(choice)
-            decisions += 1
+            return choice
+
+        self.core.play_until(Match(game, seed), -1, choose)  # the env's one play loop, both seats to the end
         result = game.result.value if game.result is not None else "unfinished"
         if self.draft is not None:  # decks named by the hero class they were drafted for
             deck0, deck1 = (f"{side.hero.value}-draft" for side in self.draft.sides)
@@ -128,6 +133,16 @@ class MatchRunner:
 
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
+        choice = self.decide(game, agent, seed)
+        game.apply(choice)
+        return choice
+
+    def decide(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
+        """Ask ``agent`` (the player on turn) for one action and return its choice, checked against the mask.
+
+        Raises:
+            IllegalActionError: the agent picked an action outside its mask (named in the message).
+        """
         player = game.current_player
         legal = self.core.legal(game)
         self._write_observation(game, player, legal.values())
@@ -142,7 +157,6 @@ class MatchRunner:
                 f"agent {_name(agent)!r} (player {player}, game seed {seed}, turn {game.turn}) chose action "
                 f"{action} ({self.codec.layout.describe(action)}), which its action mask forbids; legal ids: "
                 f"{sorted(legal)}")
-        game.apply(choice)
         return choice
 
 

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
-from ccg_env.engine import Game
+from ccg_env.engine import Choice, Game
 from ccg_env.engine.choices import describe_choice
 from ccg_env.env.codec import ActionCodec
+from ccg_env.env.core import Match
 from ccg_env.env.masks import legal_mask
 from ccg_env.env.observation import ObservationEncoder
 from ccg_env.env.render import render_text
@@ -330,10 +331,10 @@ def _disagreements_in_game(runner: MatchRunner, probe: PolicyProbe, seed: int, t
     names = ("learned", "heuristic") if seat == 0 else ("heuristic", "learned")
     observation, mask = runner.encoder.new_buffer(), np.zeros(runner.codec.layout.size, dtype=np.int8)
     found = []
-    while not game.is_over:
-        if game.current_player != seat:
-            runner.step(game, heuristic, seed)
-            continue
+
+    def choose(game: Game, player: int) -> Choice:
+        if player != seat:
+            return runner.decide(game, heuristic, seed)
         runner.encoder.encode(game, seat, observation)
         legal_mask(game, runner.codec, seat, mask)
         probabilities = probe.probabilities(observation, mask)
@@ -341,7 +342,9 @@ def _disagreements_in_game(runner: MatchRunner, probe: PolicyProbe, seed: int, t
         heuristic_id = heuristic.act(observation, mask, GameView(game, seat, runner.codec))
         if learned_id != heuristic_id:
             found.append(_describe(game, runner.codec, seed, names, probabilities, (learned_id, heuristic_id), top_k))
-        game.apply(runner.codec.decode(game, learned_id))
+        return runner.codec.decode(game, learned_id)
+
+    runner.core.play_until(Match(game, seed), -1, choose)
     return found
 
 

@@ -31,9 +31,8 @@ The duel's observation (all zeros during the draft), then ``draft`` (in draft, p
 
 ## Illegal actions
 
-As every front-end (:mod:`ccg_env.env.core`): an id outside ``Discrete`` raises ``ValueError``; a masked-out id
-(a battle id during the draft, a pick id in the battle) forfeits (default), raises or is ignored with
-``illegal_reward``, as ``illegal_action`` says.
+The env core's contract (:mod:`ccg_env.env.core`): a battle id during the draft and a pick id in the battle are
+masked out like any other.
 
 ## Configuration
 

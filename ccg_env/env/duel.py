@@ -3,8 +3,9 @@
 A :class:`Duel` owns one engine game, the learner's seat and an opponent. ``step(action_id)`` applies the
 learner's action, then lets the opponent play until the learner is on turn again or the game is over, and
 writes the learner's observation and action mask into arrays the caller owns (bound once at construction).
-Games, legal ids, masks, observations, rewards and the end flags all come from the env core
-(:mod:`ccg_env.env.core`); the duel only adds the opponent's turns and the learner's point of view.
+The learner's action is the env core's step (:meth:`~ccg_env.env.core.EnvCore.step`) and the opponent's turns its
+:meth:`~ccg_env.env.core.EnvCore.play_until`; games, legal ids, masks, observations, rewards and the end flags all
+come from the core (:mod:`ccg_env.env.core`), and the duel only translates its Step to the learner's point of view.
 The single-agent env (:mod:`ccg_env.env.gym_env`) holds one duel over its own arrays; the batched env
 (:mod:`ccg_env.env.vector`) holds N duels over the rows of shared ``(N, ...)`` arrays.
 

@@ -34,12 +34,8 @@ one place for every front-end (``ccg_env.engine.state.TRUNCATING_RESULTS``).
 
 ## Illegal actions
 
-As every front-end of the env core (:mod:`ccg_env.env.core`): an action outside ``Discrete(N)`` (a bool, a
-float, text, None, a negative or too large id) raises ``ValueError`` and changes nothing. An in-range id the
-mask forbids, with ``illegal_action="forfeit"`` (the default; ``"lose"`` is an old name for it): the learner
-forfeits: reward -1, ``terminated=True``, outcome ``"illegal_action"``, the engine game left as it was. With
-``"raise"`` it raises ``ValueError`` and changes nothing; with ``"ignore"`` nothing happens to the game and the
-step pays ``illegal_reward`` (default -0.1) with the episode going on.
+The env core's contract (:mod:`ccg_env.env.core`); a forfeit ends the episode with the outcome
+``"illegal_action"``.
 
 ## Configuration
 
@@ -47,7 +43,7 @@ step pays ``illegal_reward`` (default -0.1) with the episode going on.
 |------------------------|--------------------|----------------------------------------------------------------------|
 | opponent               | ``"random"``       | ``"random"`` (uniform legal choices), a registered agent name (``"heuristic"``, ``"search"``...), an agent object (``act(obs, mask, view)``) or a callable ``f(obs, mask, view) -> id`` |
 | seat                   | ``"random"``       | the learner's seat: drawn per episode from the env's generator, or fixed ``0`` (moves first) / ``1`` |
-| illegal_action         | ``"forfeit"``      | ``"forfeit"``, ``"raise"`` or ``"ignore"``, see above               |
+| illegal_action         | ``"forfeit"``      | ``"forfeit"``, ``"raise"`` or ``"ignore"`` (:mod:`ccg_env.env.core`) |
 | illegal_reward         | ``-0.1``           | reward of an ignored illegal action                                 |
 | normalize_observations | ``False``          | multiply the observation by ``encoder.scale`` (Box bounds ``[0, 1]``) |
 | rules, cards, decks, turn_limit | as the AEC env | see :mod:`ccg_env.env.aec` (``decks="random"`` draws both decks per game) |
@@ -111,12 +107,7 @@ class CcgDuelEnv(gymnasium.Env):
         return self._observation.copy(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's action and the opponent's replies (a masked-out id: see ``illegal_action``).
-
-        Raises:
-            ValueError: ``action`` is outside the action space (not an integer id, or out of range), or is
-                masked out with ``illegal_action="raise"``; nothing changes.
-        """
+        """Play the learner's action and the opponent's replies (an illegal one: :mod:`ccg_env.env.core`)."""
         if self.duel.game is None:
             raise RuntimeError("CcgDuelEnv.step called before reset()")
         reward, terminated, truncated = self.duel.step(self.setup.core.action_id(action))

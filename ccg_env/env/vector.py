@@ -31,8 +31,8 @@ the observations are read-only (each duel rewrites only what changed in its row,
 
 ``step`` checks the whole action batch before stepping any slot (``EnvCore.action_batch``): a batch that is not
 one id per env (shape ``(N,)``) or holds an entry outside the action space (a bool, a float, text, None, an id
-out of range) raises ``ValueError`` naming the slot, and nothing changes. A masked-out id in range then behaves
-as in the single env (``illegal_action``).
+out of range) raises ``ValueError`` naming the slot, and nothing changes. A masked-out id in range: the env core's
+contract (:mod:`ccg_env.env.core`).
 """
 
 from __future__ import annotations
