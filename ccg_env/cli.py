@@ -374,12 +374,9 @@ def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | 
 
     runner = MatchRunner(**(data.game_kwargs() if data is not None else {}))
     game = runner.new_game(seed, log=True)
-    for seat, agent in enumerate(seats):
-        agent.reset(seed=seed * 2 + seat)
-    choices = []
+    choices: list = []
     try:
-        while not game.is_over:
-            choices.append(runner.step(game, seats[game.current_player], seed))
+        runner.play(seats, seed, game=game, choices=choices)
     except QuitGame:
         print("You left the game.")
     else:
