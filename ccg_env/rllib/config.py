@@ -69,7 +69,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
                train_batch_size: int | None = None, minibatch_size: int = 512, num_epochs: int = 4,
                lr: float = 3e-4, lr_end_step: int | None = None, gamma: float = 0.99, lambda_: float = 0.95,
                clip_param: float = 0.2,
-               entropy_coeff: float = 0.01, entropy_late: tuple[int, float] | None = None,
+               entropy_coeff: float = 0.01,
                vf_loss_coeff: float = 0.5, grad_clip: float = 0.5,
                use_kl_loss: bool = False,
                hidden: Sequence[int] = (256, 256), share_encoder: bool = True, module: str = "mlp",
@@ -89,8 +89,6 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
             max(1, num_env_runners)``).
         minibatch_size, num_epochs, lr, gamma, lambda_, clip_param, entropy_coeff, vf_loss_coeff, grad_clip:
             PPO's settings.
-        entropy_late: ``(step, coefficient)``: the entropy bonus steps down to ``coefficient`` after this many env
-            steps (as the SB3 backend's ``ent_coef_late``); None keeps ``entropy_coeff`` throughout.
         lr_end_step: the learning rate falls linearly from ``lr`` to 0 at this many env steps (as the SB3
             backend's ``lr_schedule: linear`` over the run); None keeps it constant.
         use_kl_loss: RLlib's adaptive KL penalty on top of the clipped objective (off by default, as in SB3's
@@ -113,11 +111,6 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
     if lr_end_step is not None:
         _check_counts(lr_end_step=lr_end_step)
     rate: Any = lr if lr_end_step is None else [[0, lr], [lr_end_step, 0.0]]
-    entropy: Any = entropy_coeff
-    if entropy_late is not None:
-        late_step, late_coeff = entropy_late
-        _check_counts(entropy_late_step=late_step)
-        entropy = [[0, entropy_coeff], [late_step, entropy_coeff], [late_step + 1, late_coeff]]
     spec = (slot_module_spec(env_config, slot_options, hidden, rescale_inputs) if module == "slot"
             else main_module_spec(hidden, share_encoder=share_encoder))
     batch = train_batch_size or rollout_length * envs_per_runner * max(1, num_env_runners)
@@ -143,7 +136,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
             rl_module_specs={MAIN: spec}))
         .training(train_batch_size_per_learner=batch // max(1, num_learners), minibatch_size=minibatch_size,
                   num_epochs=num_epochs, lr=rate, gamma=gamma, lambda_=lambda_, clip_param=clip_param,
-                  entropy_coeff=entropy, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip,
+                  entropy_coeff=entropy_coeff, vf_loss_coeff=vf_loss_coeff, grad_clip=grad_clip,
                   use_kl_loss=use_kl_loss)
         .python_environment(extra_python_environs_for_worker={"OMP_NUM_THREADS": str(torch_threads)})
         .debugging(seed=seed)

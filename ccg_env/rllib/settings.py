@@ -84,6 +84,8 @@ class RLlibSettings:
     """GPUs per learner (with ``num_learners: 0``, the driver's learner uses one if this is 1)"""
     num_cpus_per_env_runner: float = 1
     """CPUs Ray reserves per env runner"""
+    runner_resources: Union[dict, None] = None
+    """custom Ray resources each env runner needs, to place the runners on chosen nodes (``ray start --resources``)"""
     train_batch_size: Union[int, None] = None
     """env steps per iteration (default: ``n_steps * num_envs * max(1, num_env_runners)``)"""
     share_encoder: bool = True
@@ -107,6 +109,12 @@ class RLlibSettings:
             value = getattr(settings, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{where}: {name} must be a number >= 0, got {value!r}")
+        resources = settings.runner_resources
+        if resources is not None and (not isinstance(resources, dict) or not all(
+                isinstance(name, str) and not isinstance(amount, bool) and isinstance(amount, (int, float))
+                and amount > 0 for name, amount in resources.items())):
+            raise ValueError(f"{where}: runner_resources must be a mapping of resource names to amounts > 0, "
+                             f"got {resources!r}")
         batch = settings.train_batch_size
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise ValueError(f"{where}: train_batch_size must be a whole number >= 1 or null, got {batch!r}")

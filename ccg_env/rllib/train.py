@@ -3,7 +3,7 @@
 The config file is the SB3 backend's (:class:`~ccg_env.training.train_config.TrainConfig`) with ``backend: rllib``
 (or ``--backend rllib``). Settings map onto RLlib's: ``num_envs`` games per env runner, ``n_steps`` the rollout
 per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate`` and ``lr_schedule``, ``gamma``, ``gae_lambda``,
-``clip_range``, ``ent_coef`` (and ``ent_coef_late`` from ``ent_late_at``), ``vf_coef``, ``max_grad_norm``, ``net_arch``
+``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``
 (the encoder's layers), ``seed``, ``torch_threads``.
 ``opponent``: ``"league"`` (snapshots and scripted agents, ``league:`` as in :class:`~ccg_env.rllib.settings.
 LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
@@ -20,18 +20,27 @@ The run folder ``<runs_dir>/<name>/`` holds what the SB3 backend writes, in RLli
   policy of the best evaluation so far; Ctrl-C stops training and still saves ``model/`` and ``model.ccgrllib``;
 - ``progress.csv``: per iteration, timesteps, seconds, env steps/s and the league's numbers (win rates per
   opponent, draw weights, snapshots) as JSON;
+- ``runners.json``: where sampling runs, per env runner (the driver when there are none): Ray node id, host and
+  engine build (a warning names the hosts that run the pure-Python engine);
 - ``config.yaml``.
 
-``address``: None starts a local Ray; ``"auto"`` joins the cluster this machine is part of (``ray start``), or
-give a ``ray://host:10001`` address (docs/scaling.md).
+The driver builds its own env core from the config (policy files record its rules, cards and action layout), so a
+run works the same with the samplers in the driver or on env runners on other nodes. A run resumed from a checkpoint
+(``rllib: {resume_from: ...}``) appends to ``eval.csv``, ``imitation.csv`` and ``progress.csv`` and keeps
+``best_model.ccgrllib`` unless it does better; nothing in the run folder is touched before the algorithm is built.
+
+``address``: None starts a private local Ray (even where ``ray start`` runs a cluster on this machine); ``"auto"``
+joins the cluster this machine is part of, or give ``host:port`` of a head node (docs/scaling.md).
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import math
 import time
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +49,8 @@ from typing import Any
 import numpy as np
 
 from ..training.curve import plot_learning_curve
-from ..training.train import EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent, prepare_run_dir
+from ..training.train import (EVAL_COLUMNS, EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent,
+                              prepare_run_dir)
 from ..training.train_config import TrainConfig, eval_agent
 from . import require_ray
 from .modules import greedy_actions
@@ -79,13 +89,12 @@ def build_config(config: TrainConfig) -> Any:
     return ppo_config(env_config=env_config(config), num_env_runners=runtime.num_env_runners,
                       envs_per_runner=config.num_envs, num_learners=runtime.num_learners,
                       num_gpus_per_learner=runtime.num_gpus_per_learner,
-                      num_cpus_per_env_runner=runtime.num_cpus_per_env_runner, rollout_length=config.n_steps,
+                      num_cpus_per_env_runner=runtime.num_cpus_per_env_runner,
+                      runner_resources=runtime.runner_resources, rollout_length=config.n_steps,
                       train_batch_size=runtime.train_batch_size, minibatch_size=config.batch_size,
                       num_epochs=config.n_epochs, lr=config.learning_rate, gamma=config.gamma,
                       lr_end_step=config.total_timesteps if config.lr_schedule == "linear" else None,
                       lambda_=config.gae_lambda, clip_param=config.clip_range, entropy_coeff=config.ent_coef,
-                      entropy_late=None if config.ent_coef_late is None else (
-                          round(config.ent_late_at * config.total_timesteps), config.ent_coef_late),
                       vf_loss_coeff=config.vf_coef, grad_clip=config.max_grad_norm, hidden=config.net_arch,
                       share_encoder=runtime.share_encoder, module=config.policy,
                       slot_options={key: value for key, value in config.policy_kwargs.items()
@@ -112,7 +121,11 @@ def evaluate(module: Any, config: TrainConfig, opponent: Any, games: int, seed: 
 
 
 def train(config: TrainConfig, address: str | None = None) -> RLlibTrainResult:
-    """Train as ``config`` says on a local Ray (``address=None``) or a cluster; see the module documentation."""
+    """Train as ``config`` says on a private local Ray (``address=None``) or a cluster; see the module documentation.
+
+    Everything that can refuse the run (the settings, the checkpoint to resume from, building the algorithm) is
+    checked before the run folder is touched, so a run that cannot start deletes nothing.
+    """
     ray = require_ray()
     import torch
 
@@ -120,30 +133,36 @@ def train(config: TrainConfig, address: str | None = None) -> RLlibTrainResult:
         config = dataclasses.replace(config, backend="rllib")
     torch.set_num_threads(config.torch_threads)
     runtime = RLlibSettings.from_dict(config.rllib, "train config: rllib")
+    resume = Path(runtime.resume_from) if runtime.resume_from else None
+    if resume is not None:
+        check_checkpoint(resume)
     algo_config = build_config(config)
     started_ray = not ray.is_initialized()
     if started_ray:
-        ray.init(address=address, include_dashboard=False, log_to_driver=bool(config.verbose))
+        ray.init(address=address or "local", include_dashboard=False, log_to_driver=bool(config.verbose))
     try:
-        return _run(config, runtime, algo_config)
+        return _run(config, algo_config, resume)
     finally:
         if started_ray:
             ray.shutdown()
 
 
-def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlibTrainResult:
+def _run(config: TrainConfig, algo_config: Any, resume: Path | None) -> RLlibTrainResult:
+    core = driver_core(config)  # the driver's own: with remote env runners it holds no env
     algo = algo_config.build_algo()
-    if runtime.resume_from:
-        restore(algo, Path(runtime.resume_from))
-    run_dir = prepare_run_dir(config)
-    (run_dir / "progress.csv").unlink(missing_ok=True)
-    core = algo.env_runner.env.envs[0].unwrapped.core if algo.env_runner is not None else None
-    evaluations = Evaluations(config, run_dir, core)
+    timesteps = 0
+    if resume is not None:
+        restore(algo, resume)
+        timesteps = restored_timesteps(algo)
+    runners = runner_report(algo)
+    run_dir = open_run_dir(config, resumed=resume is not None)
+    (run_dir / "runners.json").write_text(json.dumps(runners, indent=1) + "\n", encoding="utf-8")
+    evaluations = Evaluations(config, run_dir, core, resumed=resume is not None)
     history = evaluations.history
-    started, timesteps, last_eval = time.perf_counter(), 0, 0
+    started, last_eval = time.perf_counter() - evaluations.seconds_before, timesteps
     interrupted = False
     try:
-        if config.imitation and not runtime.resume_from:
+        if config.imitation and resume is None:
             from .imitation import warm_start
 
             warm_start(algo, config, run_dir)
@@ -167,20 +186,76 @@ def _run(config: TrainConfig, runtime: RLlibSettings, algo_config: Any) -> RLlib
     return RLlibTrainResult(config, run_dir, model_path, timesteps, seconds, history, interrupted)
 
 
+def driver_core(config: TrainConfig) -> Any:
+    """The env core of ``config``'s game, built in the driver (policy files record its rules, cards and layout)."""
+    from .env import CcgMultiAgentEnv
+
+    return CcgMultiAgentEnv(env_config(config)).core
+
+
+def runner_report(algo: Any) -> list[dict[str, Any]]:
+    """Where sampling runs: each env runner's (or, with none, the driver's) Ray node, host and engine build.
+
+    Warns (``RuntimeWarning``) naming the hosts where sampling runs the pure-Python engine, several times slower
+    than the compiled one (install ccg-env there with its compiler, docs/scaling.md).
+    """
+    group = algo.env_runner_group
+    remote = group.num_remote_env_runners() > 0
+    runners = [{"runner": index, **found} for index, found in
+               enumerate(group.foreach_env_runner(_describe_runner, local_env_runner=not remote), start=int(remote))]
+    slow = sorted({f"{runner['host']} ({runner['engine']})" for runner in runners if not runner["compiled"]})
+    if slow:
+        warnings.warn(f"sampling on {', '.join(slow)} runs the pure-Python engine, several times slower than the "
+                      f"compiled one: install ccg-env there with its compiler (docs/scaling.md)",
+                      RuntimeWarning, stacklevel=2)
+    return runners
+
+
+def _describe_runner(runner: Any) -> dict[str, Any]:
+    """Runs on an env runner: its Ray node id, host name and the engine build its process imported."""
+    import socket
+
+    import ray
+
+    from ..engine import COMPILED, ENGINE_BUILD
+
+    return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(),
+            "compiled": bool(COMPILED), "engine": ENGINE_BUILD}
+
+
+def open_run_dir(config: TrainConfig, resumed: bool) -> Path:
+    """The run folder: a new run starts its records afresh; a resumed one keeps them and appends."""
+    run_dir = prepare_run_dir(config, resumed=resumed)
+    if not resumed:
+        (run_dir / "progress.csv").unlink(missing_ok=True)
+    return run_dir
+
+
+def restored_timesteps(algo: Any) -> int:
+    """Env steps sampled before the checkpoint an algorithm was restored from (0 if it does not say)."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    value = algo.metrics.peek((ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME), default=0)
+    return int(value) if math.isfinite(float(value)) else 0
+
+
 class Evaluations:
     """A run's evaluations: the main module against the evaluation opponent and the ``eval_opponents``.
 
     Each :meth:`run` plays them, appends their rows to ``eval.csv``, redraws ``learning_curve.png`` (a line per
     opponent), checkpoints, and keeps ``best_model.ccgrllib`` by the results against the evaluation opponent
     (``history``). The ``best`` opponent is that file as it stands before the evaluation (none before the first).
+    A ``resumed`` run starts from the rows its ``eval.csv`` already holds, so the curve and the best model go on
+    from them, and its clock (``seconds_before``) from the last ``progress.csv`` row.
     """
 
-    def __init__(self, config: TrainConfig, run_dir: Path, core: Any) -> None:
+    def __init__(self, config: TrainConfig, run_dir: Path, core: Any, resumed: bool = False) -> None:
         self.config, self.run_dir, self.core = config, run_dir, core
         self.opponent: Any = eval_opponent(config) if config.opponent != "self" else "heuristic"
-        self.others = [eval_agent(spec) for spec in config.eval_opponents]
-        self.history: list[EvalResult] = []
-        self.every_result: list[EvalResult] = []
+        self.others = [eval_agent(spec, trust_model=config.trust_model) for spec in config.eval_opponents]
+        self.every_result: list[EvalResult] = read_evaluations(run_dir / "eval.csv") if resumed else []
+        self.history = [result for result in self.every_result if result.opponent == self.opponent]
+        self.seconds_before = last_seconds(run_dir / "progress.csv") if resumed else 0.0
 
     def run(self, algo: Any, timesteps: int, seconds: float) -> None:
         """Evaluate the main module greedily, log it, checkpoint, redraw the curve and keep the best policy file."""
@@ -210,6 +285,36 @@ class Evaluations:
         return make_agent("rllib", path=str(path), name="best", cards=self.config.cards) if path.is_file() else None
 
 
+def read_evaluations(path: Path) -> list[EvalResult]:
+    """The evaluations an ``eval.csv`` records (none without the file); a malformed row is an error naming it."""
+    if not path.is_file():
+        return []
+    outcome_of = {column: outcome for outcome, column in EVAL_COLUMNS.items()}
+    results = []
+    with path.open(newline="", encoding="utf-8") as file:
+        for line, row in enumerate(csv.DictReader(file), start=2):
+            try:
+                outcomes = {outcome_of[column]: int(row[column]) for column in outcome_of if row.get(column)}
+                results.append(EvalResult(int(row["timesteps"]), float(row["seconds"]), str(row["opponent"]),
+                                          outcomes))
+            except (KeyError, TypeError, ValueError):
+                raise ValueError(f"{path}, line {line}: expected eval.csv's columns (timesteps, seconds, opponent, "
+                                 f"{', '.join(outcome_of)}), got {dict(row)!r}") from None
+    return results
+
+
+def last_seconds(path: Path) -> float:
+    """The ``seconds`` of a ``progress.csv``'s last row (0 without the file or rows)."""
+    if not path.is_file():
+        return 0.0
+    with path.open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    try:
+        return float(rows[-1]["seconds"]) if rows else 0.0
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"{path}, line {len(rows) + 1}: expected a number in seconds, got {rows[-1]!r}") from None
+
+
 def _sampled(result: dict) -> int:
     value = result.get("env_runners", {}).get("num_env_steps_sampled_lifetime", 0)
     return int(value) if math.isfinite(float(value)) else 0
@@ -223,11 +328,8 @@ def progress_row(result: dict, timesteps: int, seconds: float) -> dict[str, Any]
 
 
 def _save_policy(module: Any, core: Any, config: TrainConfig, path: Path, timesteps: int) -> None:
-    from .env import CcgMultiAgentEnv
     from .policy_file import save_policy_file
 
-    if core is None:  # no local env runner: build the core from the config
-        core = CcgMultiAgentEnv(env_config(config)).core
     save_policy_file(path, module, core, {"run": config.name, "timesteps": timesteps, "backend": "rllib"})
 
 
@@ -240,11 +342,16 @@ def save_checkpoint(algo: Any, path: Path) -> Path:
     return path
 
 
-def restore(algo: Any, path: Path) -> None:
-    """Continue from a checkpoint folder: the main module, optimizer and counters, then the league's snapshots."""
+def check_checkpoint(path: Path) -> None:
+    """Raise FileNotFoundError unless ``path`` is an RLlib checkpoint folder (one with ``learner_group/``)."""
     if not (path / "learner_group").is_dir():
         raise FileNotFoundError(f"rllib: resume_from: {str(path)!r} is not an RLlib checkpoint folder "
                                 f"(no learner_group/ in it)")
+
+
+def restore(algo: Any, path: Path) -> None:
+    """Continue from a checkpoint folder: the main module, optimizer and counters, then the league's snapshots."""
+    check_checkpoint(path)
     algo.restore_from_path(str(path.resolve()))
     league = _league_callback(algo)
     if league is not None and (path / "league.npz").is_file():

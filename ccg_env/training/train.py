@@ -416,11 +416,12 @@ class TrainResult:
         return self.model_path.with_suffix(SUFFIX)
 
 
-def prepare_run_dir(config: TrainConfig) -> Path:
-    """Create ``<runs_dir>/<name>/`` (a new run replaces the previous run's eval.csv) and save the config."""
+def prepare_run_dir(config: TrainConfig, resumed: bool = False) -> Path:
+    """Create ``<runs_dir>/<name>/`` and save the config; a new run replaces the previous run's eval.csv and
+    imitation.csv, a ``resumed`` one keeps them to append to."""
     run_dir = Path(config.runs_dir) / config.name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    for stale in ("eval.csv", "imitation.csv"):
+    for stale in () if resumed else ("eval.csv", "imitation.csv"):
         (run_dir / stale).unlink(missing_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False),
                                          encoding="utf-8")

@@ -80,14 +80,6 @@ def _train_config(tmp_path, **overrides) -> TrainConfig:
     return TrainConfig(**{**settings, **overrides})
 
 
-def test_a_late_entropy_bonus_becomes_a_step_in_rllibs_schedule(ray_session):
-    from ccg_env.rllib.train import build_config
-
-    config = TrainConfig(backend="rllib", ent_coef=0.02, ent_coef_late=0.001, ent_late_at=0.6, total_timesteps=5000)
-    assert build_config(config).entropy_coeff == [[0, 0.02], [3000, 0.02], [3001, 0.001]]
-    assert build_config(TrainConfig(backend="rllib", ent_coef=0.02)).entropy_coeff == 0.02
-
-
 def test_a_linear_learning_rate_falls_to_zero_at_its_end_step(ray_session):
     from ccg_env.rllib.train import build_config
 
