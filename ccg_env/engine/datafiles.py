@@ -68,13 +68,21 @@ def read_yaml(path: str | Path) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"not UTF-8 text: {exc.reason} at byte {exc.start}", source=str(path)) from None
+    return parse_yaml(text, str(path))
+
+
+def parse_yaml(text: str, source: str) -> Any:
+    """Parse YAML text under the limits of :func:`read_yaml` (size, no anchors or aliases, bounded nesting); a
+    :class:`DataError` names ``source``."""
+    if len(text) > MAX_FILE_BYTES:
+        raise DataError(f"text longer than {MAX_FILE_BYTES:,} characters", source=source)
     try:
-        _check_structure(text, str(path))
+        _check_structure(text, source)
         return yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
-        raise DataError(f"not valid YAML: {shown_error(exc)}", source=str(path)) from None
+        raise DataError(f"not valid YAML: {shown_error(exc)}", source=source) from None
     except RecursionError:
-        raise DataError(f"nested more than {MAX_NESTING} levels deep", source=str(path)) from None
+        raise DataError(f"nested more than {MAX_NESTING} levels deep", source=source) from None
 
 
 def _check_structure(text: str, source: str) -> None:

@@ -120,7 +120,7 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
     checkpoints = run_checkpoints(run_dir, CHECKPOINT_SUFFIXES[config.backend])
     torch.set_num_threads(config.torch_threads)  # as the run trained: more threads stall on a loaded machine
     spec = opponent if opponent is not None else eval_opponent(config)
-    label, agent = eval_agent(spec, "the opponent")
+    label, agent = eval_agent(spec, "the opponent", trust_model=config.trust_model)
     if agent is None:
         raise ValueError(f"the opponent must be an agent; {label!r} (the run's best model) is one of the checkpoints")
     trained = training_evaluations(run_dir, label)

@@ -161,8 +161,9 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
     from ccg_env.model_file import SUFFIX
 
     opponent = eval_opponent(config)
+    entries = (eval_agent(spec, trust_model=config.trust_model) for spec in config.eval_opponents)
     others = [(label, None if agent is None else make_vec_env(config, config.eval_envs, agent))
-              for label, agent in map(eval_agent, config.eval_opponents)]
+              for label, agent in entries]
 
     def best_so_far_env() -> Any:
         """An eval env against the best model saved so far, or None before there is one."""

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, Union
 
-import yaml
-
-from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE
+from ..engine.datafiles import parse_yaml, read_yaml
+from ..engine.errors import DataError, shown
+from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS
 
 
 @dataclass
@@ -137,7 +137,7 @@ class TrainConfig:
     (shown when stderr is a terminal)"""
 
     def __post_init__(self) -> None:
-        for check in (_check_runtime, _check_counts, _check_hyperparameters, _check_game, _check_policy):
+        for check in (_check_name, _check_runtime, _check_counts, _check_hyperparameters, _check_game, _check_policy):
             check(self)
 
 
@@ -210,7 +210,7 @@ def _check_game(config: TrainConfig) -> None:
     if config.eval_opponent is not None and config.eval_opponent not in agents:
         raise ValueError(f"train config: eval_opponent must be one of {agents}, got {config.eval_opponent!r}")
     for spec in config.eval_opponents:
-        eval_agent(spec)  # raises ValueError naming the agent or option at fault
+        eval_agent(spec, trust_model=config.trust_model)  # raises ValueError naming the agent or option at fault
     decks = config.decks
     if decks is not None and decks != "random" and (
             not isinstance(decks, list) or len(decks) != 2 or not all(isinstance(d, str) for d in decks)):
@@ -239,18 +239,23 @@ def _check_game(config: TrainConfig) -> None:
 BEST_SO_FAR = "best"
 
 
-def eval_agent(spec: Any, where: str = "train config: eval_opponents") -> tuple[str, Any]:
+def eval_agent(spec: Any, where: str = "train config: eval_opponents", *,
+               trust_model: bool = False) -> tuple[str, Any]:
     """An ``eval_opponents`` entry as (label, agent): a name, or ``{name: ..., option: value...}``; ``best`` gives
     (``"best"``, None): the trainer builds that opponent from the best model at each evaluation. ``where`` starts
-    the error message of a bad entry."""
+    the error message of a bad entry. An entry's own ``trust`` may only narrow ``trust_model`` (the config's): a
+    ``trust: true`` under ``trust_model: false`` is refused before anything is loaded."""
     from ..agent_api import available_agents, make_agent
 
     if spec == BEST_SO_FAR:
         return BEST_SO_FAR, None
     options = dict(spec) if isinstance(spec, dict) else {"name": spec}
+    if options.get("trust", False) is not False and not trust_model:
+        raise ValueError(f"{where}: {shown(spec)}: trust: an opponent cannot trust more than the config does "
+                         f"(trust_model is false); set trust_model: true if you trust the file")
     name = options.pop("name", None)
-    if name not in available_agents():
-        raise ValueError(f"{where}: {spec!r}: expected a registered agent ({', '.join(available_agents())}), a "
+    if not isinstance(name, str) or name not in available_agents():
+        raise ValueError(f"{where}: {shown(spec)}: expected a registered agent ({', '.join(available_agents())}), a "
                          f"mapping with its name and options, such as {{name: search, iterations: 8}}, or "
                          f"{BEST_SO_FAR!r} (the run's best model so far)")
     try:
@@ -298,9 +303,22 @@ def _check_model_trust(config: TrainConfig) -> None:
             raise ValueError(f"train config: {key}: {untrusted_zip_message(path)} (set trust_model: true)")
 
 
+#: A run name: the run folder's name inside ``runs_dir`` (no path separators, not ``.`` or ``..``).
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}")
+
+
+def _check_name(config: TrainConfig) -> None:
+    """The run name names one folder inside ``runs_dir``: never a path that leads out of it."""
+    if config.name != "" and not (isinstance(config.name, str) and RUN_NAME.fullmatch(config.name)):
+        raise ValueError(f"train config: name must be a folder name inside runs_dir (letters, digits, '_', '.', '+', "
+                         f"'-'; up to 100, starting with a letter or digit), got {shown(config.name)}")
+
+
 def _check_policy(config: TrainConfig) -> None:
-    if not config.net_arch or not all(isinstance(n, int) and n > 0 for n in config.net_arch):
-        raise ValueError(f"train config: net_arch must be a list of positive layer sizes, got {config.net_arch!r}")
+    if not config.net_arch or len(config.net_arch) > MAX_LAYERS or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_LAYER_SIZE for n in config.net_arch):
+        raise ValueError(f"train config: net_arch must be a list of 1 to {MAX_LAYERS} layer sizes from 1 to "
+                         f"{MAX_LAYER_SIZE} (what a model file holds), got {shown(config.net_arch)}")
     if config.policy not in POLICIES:
         raise ValueError(f"train config: policy must be one of {POLICIES}, got {config.policy!r}")
     removed = REMOVED_SLOT_OPTIONS if config.backend == "sb3" else {"bfloat16": False}
@@ -372,9 +390,9 @@ def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainCon
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for key, value in values.items():
         if key not in known:
-            raise ValueError(f"{source}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
+            raise ValueError(f"{source}: unknown key {shown(key)}; known keys: {', '.join(sorted(known))}")
         if not _matches(value, FIELD_TYPES[key]):
-            raise ValueError(f"{source}: key {key!r} expects {type_name(FIELD_TYPES[key])}, got {value!r}")
+            raise ValueError(f"{source}: key {shown(key)} expects {type_name(FIELD_TYPES[key])}, got {shown(value)}")
     try:
         return TrainConfig(**values)
     except ValueError as error:
@@ -396,10 +414,7 @@ def load_config(spec: str | Path, overrides: dict[str, Any] | None = None) -> Tr
     path = resolve_config_path(spec)
     if not path.is_file():
         raise FileNotFoundError(f"train config {str(spec)!r}: no such file ({path})")
-    try:
-        values = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as error:
-        raise ValueError(f"{path}: not valid YAML: {error}") from None
+    values = read_yaml(path) or {}  # the card files' limits: size, no anchors or aliases, bounded nesting
     if not isinstance(values, dict):
         raise ValueError(f"{path}: expected a mapping of settings, got {type(values).__name__}")
     values = {"name": path.stem, **values, **(overrides or {})}
@@ -413,5 +428,8 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"--set expects KEY=VALUE, got {pair!r}")
-        overrides[key.strip()] = yaml.safe_load(value)
+        try:
+            overrides[key.strip()] = parse_yaml(value, f"--set {key.strip()}")
+        except DataError as error:
+            raise ValueError(str(error)) from None
     return overrides

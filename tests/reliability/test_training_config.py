@@ -18,7 +18,7 @@ BAD_CONFIGS = {
     "no envs": ("num_envs: 0\n", r"num_envs must be at least 1, got 0"),
     "negative eval interval": ("eval_every: -1\n", r"eval_every must be 0 or more, got -1"),
     "network as text": ("net_arch: big\n", r"key 'net_arch' expects list, got 'big'"),
-    "negative layer": ("net_arch: [64, -1]\n", r"net_arch must be a list of positive layer sizes"),
+    "negative layer": ("net_arch: [64, -1]\n", r"net_arch must be a list of 1 to 8 layer sizes from 1 to 4096"),
     "a list, not a mapping": ("- 1\n", r"expected a mapping of settings, got list"),
 }
 
