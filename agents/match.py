@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -90,10 +90,8 @@ class MatchRunner:
         """
         for seat, agent in enumerate(agents):
             agent.reset(seed=seed * 2 + seat)
-        self.draft = None
-        if game is None and decks is None and self.core.mode == "draft":
-            game = self.draft_game(agents, seed)
-        game = game if game is not None else self.new_game(seed, decks=decks)
+        match = Match(game, seed) if game is not None else self.core.new_match(seed, decks=decks)  # draft mode: a draft
+        self.draft = match.draft
         decisions = 0
 
         def choose(game: Game, player: int) -> Choice:
@@ -106,7 +104,9 @@ class MatchRunner:
                 choices.append(choice)
             return choice
 
-        self.core.play_until(Match(game, seed), -1, choose)  # the env's one play loop, both seats to the end
+        self.core.play_until(match, -1, choose, self._picker(agents))  # the env's one play loop, to the end
+        game = match.game
+        assert game is not None
         result = game.result.value if game.result is not None else "unfinished"
         if self.draft is not None:  # decks named by the hero class they were drafted for
             deck0, deck1 = (f"{side.hero.value}-draft" for side in self.draft.sides)
@@ -125,11 +125,15 @@ class MatchRunner:
         Raises:
             ValueError: an agent picked a card that is not offered (named in the message).
         """
-        draft = self.draft = self.core.new_draft(seed)
-        while not draft.is_over:
-            seat = draft.current
-            draft.pick(agent_pick(agents[seat], self.core, draft, seat, self._observation))
-        return self.core.battle(draft, seed)
+        match = self.core.new_match(seed)
+        self.draft = match.draft
+        self.core.play_until(match, -1, pick=self._picker(agents))
+        assert match.game is not None
+        return match.game
+
+    def _picker(self, agents: Sequence[Agent]) -> Callable[[Draft, int], int]:
+        """The draft pick of ``agents[seat]``, checked against the offer (:func:`~ccg_env.env.draft_play.agent_pick`)."""
+        return lambda draft, seat: agent_pick(agents[seat], self.core, draft, seat, self._observation)
 
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""

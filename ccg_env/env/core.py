@@ -127,11 +127,6 @@ class Match:
         self.legal: dict[int, Any] | None = None
 
     @property
-    def in_draft(self) -> bool:
-        """Whether the match is in its draft (no battle dealt yet)."""
-        return self.game is None
-
-    @property
     def is_over(self) -> bool:
         """Whether the game ended (a forfeit included)."""
         game = self.game
@@ -174,10 +169,6 @@ class Step:
         self.winner = winner
         self.current = current
         self.illegal = illegal
-
-    @property
-    def done(self) -> bool:
-        return self.terminated or self.truncated
 
     def outcome(self, seat: int) -> str | None:
         """How the game ended for ``seat``: "win", "loss", "draw", "turn_limit", "loop", "illegal_action" (either
@@ -465,14 +456,31 @@ class EnvCore:
             match.game = self.battle(draft, match.battle_seed)
         return self.position(match)
 
-    def play_until(self, match: Match, seat: int, choose: Callable[[Game, int], Choice]) -> Step:
-        """The other seat plays (``choose(game, seat to move)``, a legal engine choice) until ``seat`` is to move
-        or the game is over; return the position's :class:`Step`. ``seat=-1`` plays the whole game out."""
+    def play_until(self, match: Match, seat: int, choose: Callable[[Game, int], Choice | None] | None = None,
+                   pick: Callable[[Draft, int], int] | None = None) -> Step:
+        """The seats other than ``seat`` move until ``seat`` is to move or the game is over (``seat=-1``: to the
+        end); return the position's :class:`Step`. The one opponent and play loop of every front-end.
+
+        Args:
+            choose: ``choose(game, seat to move)``: a legal engine choice, or None to stop there (a chooser that
+                decides later, in a batch). Without it the loop stops when the battle starts.
+            pick: in the draft, ``pick(draft, seat to pick)``: an offered card's index.
+        """
+        draft = match.draft
+        if match.game is None and draft is not None and pick is not None:
+            while not draft.is_over and draft.current != seat:
+                draft.pick(pick(draft, draft.current))
+            if draft.is_over and match.battle_seed is not None:
+                match.game = self.battle(draft, match.battle_seed)
         game = match.game
-        assert game is not None
+        if game is None or choose is None:
+            return self.position(match)
         state = game.state
         while state.result is None and state.current != seat:
-            game.apply(choose(game, state.current))
+            choice = choose(game, state.current)
+            if choice is None:
+                break
+            game.apply(choice)
             match.legal = None
             state = game.state
         return self.position(match)

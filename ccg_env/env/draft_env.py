@@ -160,11 +160,7 @@ class DraftDuel:
 
     def _opponent_picks(self, match: Match) -> Step:
         """The other seat's picks until the learner picks or the draft is over; the position's step."""
-        draft = match.draft
-        assert draft is not None
-        while not draft.is_over and draft.current != self.seat:
-            draft.pick(self.drafter.pick(draft, draft.current))  # checked by the drafter
-        return self.core.position(match)
+        return self.core.play_until(match, self.seat, pick=self.drafter.pick)
 
     def _settle_draft(self, step: Step) -> tuple[float, bool, bool]:
         """Translate a draft step for the learner: its draft pieces and pick mask, reward and end flags."""
