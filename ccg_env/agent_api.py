@@ -15,6 +15,7 @@ signature first, so a misspelt or mistyped option is a ValueError that names it 
 from __future__ import annotations
 
 import inspect
+import math
 import os
 import types
 import typing
@@ -107,7 +108,8 @@ def check_agent_options(name: str, factory: Callable[..., Agent], kwargs: dict[s
     """Raise ValueError naming the option at fault if ``factory(**kwargs)`` does not fit its signature.
 
     Checks unknown options, values against the parameters' annotations (int, float, bool, str, paths,
-    None and unions of them; other annotations are not checked) and required options left out. A factory
+    None and unions of them; other annotations are not checked), numbers that are not finite (``inf``,
+    ``nan``: a time limit of ``inf`` never returns) and required options left out. A factory
     may carry a ``spec_example`` string, shown when a required option is missing.
     """
     try:
@@ -121,6 +123,9 @@ def check_agent_options(name: str, factory: Callable[..., Agent], kwargs: dict[s
     for key, value in kwargs.items():
         if key not in options and not open_ended:
             raise ValueError(f"agent {name!r} has no option {key!r}; options: {listing}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"agent {name!r}: option {key} expects a finite number, got {value!r}; options: "
+                             f"{listing}")
         if key in hints and not _fits(value, hints[key]):
             raise ValueError(f"agent {name!r}: option {key} expects {_type_name(hints[key])}, got {value!r}; "
                              f"options: {listing}")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ccg_env.data_options import GameData, add_data_options, load_game_data
+from ccg_env.terminal_text import terminal_safe
 
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
 DEFAULT_ARENA_GAMES = 196  # two whole cycles over the 7 packaged decks (2 x 7 x 7 deck pairs x 2 seats)
@@ -352,11 +353,12 @@ def run_arena(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     from agents.arena import build_agent
     from agents.human import HumanAgent
+    from ccg_env.terminal_text import TerminalSafeStream
 
     if args.save and not Path(args.save).resolve().parent.is_dir():
         raise ValueError(f"--save {args.save!r}: no folder {str(Path(args.save).parent)!r} to write the replay in")
     data = _game_data(args)
-    human = HumanAgent()
+    human = HumanAgent(stdout=TerminalSafeStream(sys.stdout))  # card names from files: shown, never sent as controls
     opponent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
     game, choices = _play_in_terminal(seats, args.seat, args.seed, data)
@@ -544,7 +546,7 @@ def run_deck(args: argparse.Namespace) -> int:
             data = load_game_data(args.cards, None, args.rules)
             print(validate_deck_file(args.file, data))
         except (DataError, ValueError, OSError) as error:
-            print(f"ccg-env deck validate: error: {error_message(error)}", file=sys.stderr)
+            print(f"ccg-env deck validate: error: {terminal_safe(error_message(error))}", file=sys.stderr)
             return 1
         return 0
     return _build_deck(args)
@@ -613,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (ValueError, OSError) as error:
-        parser.exit(2, f"ccg-env {args.command}: error: {error_message(error)}\n")
+        parser.exit(2, f"ccg-env {args.command}: error: {terminal_safe(error_message(error))}\n")
     return 1
 
 

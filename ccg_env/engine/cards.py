@@ -41,6 +41,9 @@ class CardSet(dict):
 
 #: Most abilities one card may have.
 MAX_ABILITIES = 10
+#: Longest card name and card text (the packaged cards' are under 30 and 110): they are shown on every board.
+MAX_NAME_CHARS = 60
+MAX_TEXT_CHARS = 1000
 _CARD_FIELDS = {"id", "name", "type", "cost", "attack", "health", "durability", "keywords", "text", "target",
                 "abilities", "collectible", "class"}
 _ABILITY_FIELDS = {"trigger", "effect", "select", "mark", "count", "amount", "attack", "health", "keyword",
@@ -203,6 +206,9 @@ def parse_card(data: Any, *, source: str, index: int) -> CardDef:
     name = data["name"]
     if not isinstance(name, str) or not name:
         raise DataError("expected a non-empty name", **where, field="name")
+    for field_name, value, limit in (("name", name, MAX_NAME_CHARS), ("text", text, MAX_TEXT_CHARS)):
+        if len(value) > limit:
+            raise DataError(f"{len(value):,} characters, at most {limit} allowed", **where, field=field_name)
     collectible = data.get("collectible", True)
     if not isinstance(collectible, bool):
         raise DataError("expected true or false", **where, field="collectible")

@@ -1,7 +1,7 @@
 """``ccg-env replay``: a saved game in the terminal, one decision at a time (Enter next, b back, q quit).
 
 The whole file is checked and replayed through the engine before anything is shown, so a malformed or edited
-file is reported at once; each page is the board after one decision, drawn by
+file is reported at once; control characters in the file's names are shown as escapes; each page is the board after one decision, drawn by
 :func:`~ccg_env.env.render.render_text` from the chosen seat, with that decision's reactions in words.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TextIO
 
 from ..env.render import render_text
+from ..terminal_text import TerminalSafeStream
 from ..engine.view import GameView
 from .replay import load_replay, replay_games
 
@@ -39,6 +40,7 @@ def replay_in_terminal(path: str, seat: int, *, step: bool, stdin: TextIO, stdou
                        data: GameData | None = None) -> int:
     """Show the replay: every page at once (``step`` False), or one page per Enter, b back, q (or end of input) quits."""
     pages = replay_pages(path, seat, data)
+    stdout = TerminalSafeStream(stdout)  # names from the replay and card files are shown, never sent as controls
     if not step:
         stdout.write("\n".join(pages) + "\n")
         return 0

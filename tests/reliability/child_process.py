@@ -49,3 +49,20 @@ def run_capped(script: str, *args: str, memory_mb: int, timeout: float = 120, cw
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stdout, done.stdout[-3000:]
     return [json.loads(line) for line in done.stdout.strip().splitlines() if line.startswith("{")]
+
+
+def run_cli_capped(args: list[str], *, memory_mb: int = 1000, timeout: float = 60, stdin: bytes = b"",
+                   cwd: str | None = None) -> tuple[int, bytes, bytes, float]:
+    """Run ``ccg-env ARGS`` in a child Python with its address space capped; return its exit status, stdout and
+    stderr (bytes, as a terminal would receive them) and the seconds it took."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    script = CAPPED_PRELUDE + "from ccg_env.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "CCG_ENV_PURE_PYTHON": "1"}
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script, str(memory_mb), *args], input=stdin, capture_output=True,
+                          timeout=timeout, env=env, cwd=cwd)
+    return done.returncode, done.stdout, done.stderr, time.perf_counter() - start
