@@ -263,3 +263,15 @@ def test_more_evaluation_opponents_get_their_own_rows_and_curves_while_the_best_
 def test_bad_evaluation_opponents_are_named(spec, complaint):
     with pytest.raises(ValueError, match=f"eval_opponents: .*{complaint}"):
         load_config("smoke", {"eval_opponents": [spec]})
+
+
+def test_a_model_logs_nowhere_until_a_run_gives_it_its_folder(tmp_path, monkeypatch):
+    import tempfile
+
+    from ccg_env.training.train import make_model, make_vec_env
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where SB3's default logger makes its SB3-<time> folder
+    config = load_config("smoke")
+    model = make_model(config, make_vec_env(config, 2, "random"))
+    model.learn(64)
+    assert list(tmp_path.glob("SB3-*")) == []

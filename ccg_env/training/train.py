@@ -430,8 +430,10 @@ def prepare_run_dir(config: TrainConfig, resumed: bool = False) -> Path:
 
 
 def make_model(config: TrainConfig, env: Any) -> Any:
-    """The MaskablePPO model of ``config`` (policy, network and PPO hyperparameters) on ``env``."""
+    """The MaskablePPO model of ``config`` (policy, network and PPO hyperparameters) on ``env``, logging nowhere
+    until :func:`train` gives it the run folder's logger."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     from .buffers import OneCopyRolloutBuffer
     from .policy import ScaledFlattenExtractor, SlotPolicy, input_gain
@@ -455,7 +457,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
         from .rollouts_ahead import AsyncRolloutPPO
 
         model_class, extra = AsyncRolloutPPO, {"worker_config": config}
-    return model_class(
+    model = model_class(
         policy, env, learning_rate=rate if config.lr_schedule == "constant" else LinearSchedule(rate),
         n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, clip_range=config.clip_range, ent_coef=config.ent_coef,
@@ -463,6 +465,8 @@ def make_model(config: TrainConfig, env: Any) -> Any:
         rollout_buffer_class=OneCopyRolloutBuffer,
         seed=config.seed, device=config.device, verbose=config.verbose, **extra,
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # not SB3's default, a folder in the temp dir per run
+    return model
 
 
 @dataclass(frozen=True)
