@@ -275,3 +275,25 @@ def test_a_model_logs_nowhere_until_a_run_gives_it_its_folder(tmp_path, monkeypa
     model = make_model(config, make_vec_env(config, 2, "random"))
     model.learn(64)
     assert list(tmp_path.glob("SB3-*")) == []
+
+
+def test_the_two_backends_share_the_run_module_without_importing_each_other_at_module_level():
+    import ast
+    from pathlib import Path
+
+    import ccg_env
+
+    package = Path(ccg_env.__file__).parent
+
+    def module_level_imports(path):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom):
+                yield ("." * node.level) + (node.module or "")
+
+    for path in (package / "training").glob("*.py"):
+        assert not any("rllib" in name for name in module_level_imports(path)), path.name
+    for path in (package / "rllib").glob("*.py"):
+        assert "..training.train" not in set(module_level_imports(path)), path.name
+    run = set(module_level_imports(package / "training" / "run.py"))
+    assert run <= {"__future__", "collections.abc", "dataclasses", "pathlib", "typing", ".train_config"}, run

@@ -18,7 +18,7 @@ import torch
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from ..training.train import warm_start as fit_to_teacher
+from ..training.run import warm_start as fit_to_teacher
 from ..training.train_config import TrainConfig
 from .config import MAIN
 

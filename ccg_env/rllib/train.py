@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 
 from ..training.curve import plot_learning_curve
-from ..training.train import (EVAL_COLUMNS, EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent,
-                              prepare_run_dir)
+from ..training.run import (EVAL_COLUMNS, EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent,
+                            prepare_run_dir)
 from ..training.train_config import TrainConfig, eval_agent
 from . import require_ray
 from .modules import greedy_actions

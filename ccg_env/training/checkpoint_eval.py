@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..intervals import wilson_interval
 from .curve import learning_curve_figure
-from .train import EvalResult, eval_opponent, evaluate, make_vec_env
+from .run import EvalResult, eval_opponent, make_vec_env
+from .train import evaluate
 from .train_config import TrainConfig, eval_agent, load_config
 
 CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"

@@ -38,22 +38,19 @@ member drawn per game (:mod:`ccg_env.training.league`, settings under ``league:`
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
-import dataclasses
-import signal
 import sys
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
-import yaml
 
 from .curve import plot_learning_curve
+from .run import (BEST_MODEL, EvalResult, TrainResult, append_csv, best_evaluation, eval_opponent, make_vec_env,
+                  prepare_run_dir, print_result, show_progress, stop_signals_interrupt, warm_start)
 from .train_config import (BACKENDS, TrainConfig, config_from_dict, eval_agent, load_config, parse_overrides,
                            resolve_config_path)
 
@@ -64,18 +61,6 @@ __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "eval
 # ---------------------------------------------------------------------------------------------------------
 # Environments and evaluation
 # ---------------------------------------------------------------------------------------------------------
-
-
-def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
-    """The batched SB3 VecEnv with the run's game settings."""
-    from ..env.sb3_vec import CcgDuelSb3VecEnv
-
-    games: dict[str, Any] = {"decks": config.decks}
-    if config.mode == "draft":  # draft, then battle (ccg_env/Draft-v0's duels)
-        games = {"mode": "draft", "opponent_draft": config.opponent_draft}
-    return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, rules=config.rules,
-                            cards=config.cards, turn_limit=config.turn_limit,
-                            normalize_observations=config.normalize_observations, **games)
 
 
 def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
@@ -94,39 +79,6 @@ def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
     return env, pool
 
 
-#: Episode outcome -> its count column in ``eval.csv``.
-EVAL_COLUMNS = {"win": "wins", "loss": "losses", "draw": "draws", "turn_limit": "turn_limits",
-                "illegal_action": "illegal_actions"}
-
-
-@dataclass
-class EvalResult:
-    """Outcome counts of one evaluation; ``win_rate`` counts draws and turn limits as non-wins."""
-
-    timesteps: int
-    seconds: float
-    opponent: str
-    outcomes: dict[str, int]
-
-    @property
-    def games(self) -> int:
-        return sum(self.outcomes.values())
-
-    @property
-    def wins(self) -> int:
-        return self.outcomes.get("win", 0)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / max(1, self.games)
-
-    def row(self) -> dict[str, Any]:
-        """The ``eval.csv`` row."""
-        counts = {column: self.outcomes.get(outcome, 0) for outcome, column in EVAL_COLUMNS.items()}
-        return {"timesteps": self.timesteps, "seconds": round(self.seconds, 2), "opponent": self.opponent,
-                "games": self.games, **counts, "win_rate": round(self.win_rate, 4)}
-
-
 def evaluate(model: Any, env: Any, games: int, deterministic: bool, seed: int) -> Counter:
     """Play ``games`` of the arena's deals (:mod:`ccg_env.training.eval_games`) on ``env``'s duels; count outcomes."""
     from .eval_games import play_deals
@@ -135,13 +87,6 @@ def evaluate(model: Any, env: Any, games: int, deterministic: bool, seed: int) -
         return model.predict(observations, action_masks=masks, deterministic=deterministic)[0]
 
     return play_deals(env.batch, act, games, seed)
-
-
-def eval_opponent(config: TrainConfig) -> str:
-    """The evaluation opponent: ``eval_opponent``, else the training opponent (the heuristic for a league)."""
-    if config.eval_opponent:
-        return config.eval_opponent
-    return "heuristic" if config.opponent == "league" else config.opponent
 
 
 def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: list[EvalResult],
@@ -221,14 +166,6 @@ def make_eval_callback(config: TrainConfig, env: Any, run_dir: Path, history: li
     return WinRateEval()
 
 
-BEST_MODEL = "best_model.zip"
-
-
-def best_evaluation(history: Sequence[EvalResult]) -> EvalResult | None:
-    """The evaluation with the highest win rate, the earliest of equals (``None`` before the first)."""
-    return max(history, key=lambda e: e.win_rate, default=None)
-
-
 def save_model_files(model: Any, path: Path, setup: Any, run_name: str) -> None:
     """``model.save(path)`` (SB3's zip) and, beside it, the policy as a ``.ccgmodel`` model file.
 
@@ -260,23 +197,6 @@ def load_initial_weights(model: Any, path: str | Path, trust: bool) -> None:
                          f"this config's policy: {' '.join(str(error).split())[:300]}") from None
 
 
-def append_csv(path: Path, row: dict[str, Any]) -> None:
-    """Append one row to a CSV file, writing the header first when the file is new."""
-    new = not path.exists()
-    with path.open("a", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
-def show_progress(setting: bool | str) -> bool:
-    """Whether to draw the progress bar: ``progress`` true or false, or ``"auto"``: when stderr is a terminal."""
-    if setting == "auto":
-        return sys.stderr.isatty()
-    return bool(setting)
-
-
 def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> Any:
     """An SB3 callback drawing a tqdm bar on stderr: timesteps, steps/s and the latest evaluation win rate.
 
@@ -304,26 +224,6 @@ def make_progress_callback(config: TrainConfig, history: list[EvalResult]) -> An
             self.bar.close()
 
     return ProgressBar()
-
-
-@contextlib.contextmanager
-def stop_signals_interrupt() -> Iterator[None]:
-    """While training, SIGTERM (a job scheduler's stop) and SIGINT raise KeyboardInterrupt, as Ctrl-C does in a
-    terminal, so that the model is still saved. SIGINT needs it too: a job started in the background by a script
-    ignores it. Off the main thread (where Python cannot set handlers) nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 LEAGUE_CSV = "league.csv"
@@ -382,51 +282,6 @@ def make_league_callback(pool: Any, run_dir: Path | None = None) -> Any:
 # ---------------------------------------------------------------------------------------------------------
 # Training
 # ---------------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class TrainResult:
-    """What a run produced: where, how long, how fast, and every evaluation."""
-
-    config: TrainConfig
-    run_dir: Path
-    model_path: Path
-    timesteps: int
-    seconds: float
-    evaluations: list[EvalResult]
-    interrupted: bool = False
-
-    @property
-    def best(self) -> EvalResult | None:
-        """The evaluation whose model ``best_model.zip`` (and ``.ccgmodel``) holds."""
-        return best_evaluation(self.evaluations)
-
-    @property
-    def steps_per_second(self) -> float:
-        return self.timesteps / self.seconds if self.seconds else 0.0
-
-    @property
-    def final_win_rate(self) -> float:
-        return self.evaluations[-1].win_rate
-
-    @property
-    def policy_path(self) -> Path:
-        """The ``.ccgmodel`` model file beside ``model_path`` (what the ``learned`` agent loads)."""
-        from ccg_env.model_file import SUFFIX
-
-        return self.model_path.with_suffix(SUFFIX)
-
-
-def prepare_run_dir(config: TrainConfig, resumed: bool = False) -> Path:
-    """Create ``<runs_dir>/<name>/`` and save the config; a new run replaces the previous run's eval.csv and
-    imitation.csv, a ``resumed`` one keeps them to append to."""
-    run_dir = Path(config.runs_dir) / config.name
-    (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
-    for stale in () if resumed else ("eval.csv", "imitation.csv"):
-        (run_dir / stale).unlink(missing_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False),
-                                         encoding="utf-8")
-    return run_dir
 
 
 def make_model(config: TrainConfig, env: Any) -> Any:
@@ -525,39 +380,6 @@ def train(config: TrainConfig | str | Path) -> TrainResult:
     return TrainResult(config, run_dir, model_path, model.num_timesteps, seconds, history, interrupted)
 
 
-def warm_start(config: TrainConfig, policy: Any, run_dir: Path) -> Any:
-    """The ``imitation:`` stage before PPO: record the teacher in the learner's seat, fit ``policy`` to it.
-
-    ``policy`` is what :func:`ccg_env.training.imitation.fit` takes (an SB3 policy, or the RLlib backend's module
-    student). The teacher plays a fresh copy of the training env (the heuristic stands in for a league or
-    self-play, which have no snapshots yet); each epoch's losses and held-out accuracy are appended to
-    ``imitation.csv``. Returns the recorded decisions (:class:`ccg_env.training.imitation.Demonstrations`).
-    """
-    from tqdm import tqdm
-
-    from .imitation import ImitationSettings, fit, record
-
-    settings = ImitationSettings.from_dict(config.imitation, "train config: imitation")
-    seat_opponent = "heuristic" if config.opponent in ("league", "self") else config.opponent
-    env = make_vec_env(config, config.num_envs, seat_opponent)
-    shown = show_progress(config.progress)
-    try:
-        with tqdm(total=settings.samples, desc=f"{config.name}: recording {settings.teacher}", unit="decision",
-                  unit_scale=True, file=sys.stderr, disable=not shown) as bar:
-            data = record(env, settings.teacher, settings.samples, config.gamma, config.seed, bar.update)
-    finally:
-        env.close()
-    with tqdm(total=settings.epochs, desc=f"{config.name}: imitating", unit="epoch", file=sys.stderr,
-              disable=not shown) as bar:
-        def on_epoch(result: Any) -> None:
-            append_csv(run_dir / "imitation.csv", {"games": data.games, "decisions": len(data), **result.row()})
-            bar.update(1)
-            bar.set_postfix_str(f"held-out accuracy {result.held_out_accuracy:.3f}")
-
-        fit(policy, data, settings, config.seed, on_epoch)
-    return data
-
-
 def export_for_play(source: str | Path, destination: str | Path, *, trust: bool = False) -> Path:
     """Save a trained model without its optimizer's running statistics and last rollout (about a third the size).
 
@@ -613,17 +435,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"run folder: {result.run_dir} (model.zip, {result.policy_path.name} to load and share, {BEST_MODEL}, "
           f"eval.csv, learning_curve.png, checkpoints/, TensorBoard events)")
     return 130 if result.interrupted else 0
-
-
-def print_result(result: TrainResult, unit: str) -> None:
-    """Print how far a run (either backend's result) got, how fast, and its last and best evaluations."""
-    stopped = "interrupted after" if result.interrupted else "trained"
-    print(f"{stopped} {result.timesteps} {unit} in {result.seconds:.1f} s ({result.steps_per_second:,.0f} steps/s)")
-    if result.evaluations:
-        last, best = result.evaluations[-1], result.best
-        assert best is not None
-        print(f"win rate vs {last.opponent}: {last.win_rate:.3f} over {last.games} games at the end, "
-              f"best {best.win_rate:.3f} at {best.timesteps} steps")
 
 
 def _main_rllib(config: TrainConfig, address: str | None) -> int:
