@@ -125,7 +125,7 @@ def parse_replay(document: object, where: str = "<replay>") -> Replay:
         raise ValueError(f"replay {where!r}: \"choices\" must be a list of [kind, source, target], got {shown(choices)}")
     parsed = [_parse_choice(entry, number, where) for number, entry in enumerate(choices)]
     result, winner = document.get("result"), document.get("winner")
-    if result is not None and result not in _RESULTS:
+    if result is not None and (not isinstance(result, str) or result not in _RESULTS):
         raise ValueError(f"replay {where!r}: \"result\" must be one of {sorted(_RESULTS)} or null, got "
                          f"{shown(result)}")
     if winner not in (0, 1, None) or isinstance(winner, bool):
