@@ -281,17 +281,22 @@ class CcgAECEnv(AECEnv, EzPickle):
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {"result": None, "turn": 0, "winner": None} for a in AGENTS}
+        if self.core.mode == "draft":  # the phase each info names: "draft" until the battle is dealt
+            for info in self.infos.values():
+                info["phase"] = "draft"
+        self._turn, self._paid = -1, False
         self._note_turn(match)
         self.agent_selection = AGENTS[match.current]
 
     def _note_turn(self, match: Match) -> None:
-        """Write the game's turn (and, in draft mode, the phase) into every agent's info."""
+        """Write the battle's turn (and phase) into every agent's info when it changed."""
         game = match.game
-        for info in self.infos.values():
-            if game is not None:
-                info["turn"] = game.state.turn
-            if self.core.mode == "draft":
-                info["phase"] = "draft" if game is None else "battle"
+        if game is not None and game.state.turn != self._turn:
+            self._turn = turn = game.state.turn
+            for info in self.infos.values():
+                info["turn"] = turn
+                if "phase" in info:
+                    info["phase"] = "battle"
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
@@ -324,8 +329,15 @@ class CcgAECEnv(AECEnv, EzPickle):
             raise ValueError(f"{agent} is still playing: step() needs an action id, got None")
         step = self.core.step(match, self.core.action_id(action), agent)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict(zip(AGENTS, step.rewards))
         self._note_turn(match)
+        if step.result is None and not step.illegal:  # the common step: no reward for anyone
+            if self._paid:
+                self.rewards, self._paid = {name: 0.0 for name in AGENTS}, False
+            self.agent_selection = AGENTS[step.current]
+            if self.render_mode == "human":
+                self.render()
+            return
+        self.rewards, self._paid = dict(zip(AGENTS, step.rewards)), True
         if step.result is None:
             self.agent_selection = AGENTS[step.current]
         else:
