@@ -46,6 +46,10 @@ def test_rllib_config_keys_are_checked_without_ray():
         TrainConfig(backend="rllib", rllib={"share_encoder": "yes"})
     with pytest.raises(ValueError, match="play_forced must be true or false, got 1"):
         TrainConfig(backend="rllib", rllib={"play_forced": 1})
+    for resources in ({"node_a": 0}, ["node_a"], {"node_a": True}):
+        with pytest.raises(ValueError, match="runner_resources must be a mapping of resource names to amounts > 0"):
+            TrainConfig(backend="rllib", rllib={"runner_resources": resources})
+    assert TrainConfig(backend="rllib", rllib={"runner_resources": {"node_a": 0.5}}).rllib["runner_resources"]
     assert TrainConfig(backend="rllib", opponent="self").opponent == "self"
     with pytest.raises(ValueError, match="mode: backend rllib supports only 'duel', got 'draft'"):
         TrainConfig(backend="rllib", mode="draft", opponent="heuristic")
