@@ -386,7 +386,7 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
         save_games: write the first this many games of every pair as replay files under ``out_dir/games/``
             (see the module docstring); 0 writes none and records no choices.
         sources: the ``--cards`` / ``--rules`` files the games are played with, recorded in those replays as
-            ``ccg-env play --save`` does (:attr:`ccg_env.data_options.GameData.sources`).
+            ``ccg-env play --save`` does (:attr:`ccg_env.cli_data_options.GameData.sources`).
         mode: ``"duel"`` (default) or ``"draft"``: draft matches (see the module documentation; no deck pool and
             no sample games).
 

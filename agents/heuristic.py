@@ -31,7 +31,7 @@ from ccg_env.engine.draft import DraftView
 from ccg_env.engine.vocabulary import CardType, EffectKind, Selector
 
 from .draft import heuristic_pick
-from .evaluation import (
+from .board_value import (
     FREEZE, POISONOUS, TAUNT, battlecries, can_kill, chosen_effect, face_damage, minion_value,
 )
 

@@ -14,7 +14,7 @@ shares their statistics. Each iteration
 3. **expands** one untried legal choice, the heuristic's own pick first, then in engine order;
 4. **rolls out**: both players continue with the heuristic policy until the start of the agent's next turn
    (``horizon`` turns of its own; sooner if the game ends). A win scores 1, a loss 0, a draw 0.5; otherwise
-   the gain in :func:`agents.evaluation.position_score` over the root position, squashed into (0, 1);
+   the gain in :func:`agents.board_value.position_score` over the root position, squashed into (0, 1);
 5. **backs up** that reward along the path. The agent plays the root choice with the most visits.
 
 Why the tree covers only the agent's own turn by default: a turn is several decisions whose order matters
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ccg_env.engine.view import GameView
 
-from .evaluation import position_score
+from .board_value import position_score
 from .heuristic import choose as heuristic_choice
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from ccg_env.data_options import GameData, add_data_options, load_game_data
+from ccg_env.cli_data_options import GameData, add_data_options, load_game_data
 from ccg_env.terminal_text import terminal_safe
 
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")

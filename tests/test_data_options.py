@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ccg_env import cli
-from ccg_env.data_options import load_game_data
+from ccg_env.cli_data_options import load_game_data
 from ccg_env.engine.datafiles import config_dir
 
 

@@ -29,7 +29,7 @@ from typing import Sequence
 #: (2.8x the decisions per second compiled, benchmarks/README.md); ``engine.attacks`` answers the observation's
 #: "can attack" columns; ``env.codec``, ``env.masks``, ``env.observation_writer``, ``env.core`` and ``env.duel``
 #: run on every env step (2.2x the batched env's steps). The heuristic (``agents.heuristic``, its
-#: ``agents.evaluation`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
+#: ``agents.board_value`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
 #: step of training against it and for both players on every step of a search rollout (1.37x the batched env's
 #: steps with the heuristic as opponent, 1.7x the search agent's decisions per second). Everything else (card and
 #: rules loading, scenarios, JSON, the AEC and Gymnasium adapters, training, the other agents) is plain Python: it
@@ -43,7 +43,7 @@ COMPILED_MODULES = tuple(f"ccg_env.{m}" for m in (
     "engine.systems.play", "engine.systems.player", "engine.systems.secrets", "engine.systems.summon",
     "engine.systems.victory", "engine.systems.weapons",
     "env.codec", "env.core", "env.duel", "env.masks", "env.observation_writer",
-)) + ("agents.evaluation", "agents.heuristic")
+)) + ("agents.board_value", "agents.heuristic")
 #: The shared library mypyc builds for all of them (a module of the package).
 SHARED_LIBRARY = "ccg_env.engine._native"
 #: What the install writes beside this file after compiling: the compiler and each source's hash.

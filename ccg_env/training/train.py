@@ -309,7 +309,7 @@ def make_model(config: TrainConfig, env: Any) -> Any:
     model_class: Any = MaskablePPO
     extra: dict[str, Any] = {}
     if config.async_rollouts:
-        from .rollouts_ahead import AsyncRolloutPPO
+        from .async_ppo import AsyncRolloutPPO
 
         model_class, extra = AsyncRolloutPPO, {"worker_config": config}
     model = model_class(

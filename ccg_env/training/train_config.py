@@ -125,7 +125,7 @@ class TrainConfig:
     async_rollouts: bool = False
     """play each rollout on a second process while the learner updates on the previous one (backend sb3): the two
     halves of a PPO iteration overlap on two cores, and the samples are one update old; a league then lives in the
-    worker (:mod:`ccg_env.training.rollouts_ahead`)"""
+    worker (:mod:`ccg_env.training.async_ppo`)"""
     device: str = "cpu"
     """torch device"""
     runs_dir: str = "runs"

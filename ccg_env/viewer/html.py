@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .replay import Replay, build_frames, load_replay
 
 if TYPE_CHECKING:
-    from ..data_options import GameData
+    from ..cli_data_options import GameData
 from .template import ERROR_PAGE, SCRIPT, STYLE, VIEWER_PAGE, fill
 
 #: The ``seat`` argument's spectator value: both hands shown.

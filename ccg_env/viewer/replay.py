@@ -43,7 +43,7 @@ MAX_PATH_CHARS = 1000
 MAX_SOURCE_FILES = 64
 
 if TYPE_CHECKING:
-    from ..data_options import GameData
+    from ..cli_data_options import GameData
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from ..engine.errors import shown
 if TYPE_CHECKING:
     from flask import Flask
 
-    from ..data_options import GameData
+    from ..cli_data_options import GameData
 
 #: The opponent: given the game with the opponent on turn, make its move through ``game.apply`` and return the
 #: choice (the command wraps an agent in agents.match.MatchRunner.step, which checks it against the mask).

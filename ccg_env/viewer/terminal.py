@@ -15,7 +15,7 @@ from ..engine.view import GameView
 from .replay import load_replay, replay_games
 
 if TYPE_CHECKING:
-    from ..data_options import GameData
+    from ..cli_data_options import GameData
 
 PROMPT = "[Enter] next, b back, q quit: "
 

@@ -10,7 +10,7 @@ import pytest
 
 from agents.arena import run_tournament, safe_name
 from ccg_env import cli
-from ccg_env.data_options import load_game_data
+from ccg_env.cli_data_options import load_game_data
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.viewer import build_frames, load_replay
 

@@ -161,7 +161,7 @@ def test_a_card_name_that_closes_the_script_element_stays_text(tmp_path):
     folder = _renamed_cards(tmp_path / "cards", lambda name: "</script><script>x()</script>")
     cards = load_cards(sorted(folder.glob("*.yaml")))
     path = _played(tmp_path / "game.json", cards=cards)
-    from ccg_env.data_options import load_game_data
+    from ccg_env.cli_data_options import load_game_data
 
     page = render_html(load_replay(path), None, data=load_game_data(cards=[str(folder)]))
     assert "</script><script>x()" not in page and "\\u003c/script\\u003e\\u003cscript\\u003ex()" in page

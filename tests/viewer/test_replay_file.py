@@ -133,7 +133,7 @@ def test_write_html_replaces_a_page_only_with_a_complete_one(saved, tmp_path):
 
 
 def test_frames_show_hero_classes_and_hero_powers(tmp_path):
-    from ccg_env.data_options import load_game_data
+    from ccg_env.cli_data_options import load_game_data
     from ccg_env.engine import Choice, ChoiceKind
     from ccg_env.viewer.replay import frame, replay_games, save_replay
 

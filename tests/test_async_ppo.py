@@ -1,4 +1,4 @@
-"""async_rollouts: rollouts played on a worker process, one update ahead of the learner (training.rollouts_ahead)."""
+"""async_rollouts: rollouts played on a worker process, one update ahead of the learner (training.async_ppo)."""
 
 import contextlib
 import multiprocessing
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from ccg_env.training.rollouts_ahead import AsyncRolloutPPO, RolloutWorkerError, _WorkerCallback
+from ccg_env.training.async_ppo import AsyncRolloutPPO, RolloutWorkerError, _WorkerCallback
 from ccg_env.training.train import load_config, make_model, make_training_env, train
 
 
