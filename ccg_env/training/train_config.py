@@ -18,7 +18,7 @@ from typing import Any, Sequence, Union
 
 from ..engine.datafiles import parse_yaml, read_yaml
 from ..engine.errors import DataError, shown
-from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS
+from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_WEIGHTS_BYTES
 
 
 @dataclass
@@ -319,6 +319,11 @@ def _check_policy(config: TrainConfig) -> None:
             isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_LAYER_SIZE for n in config.net_arch):
         raise ValueError(f"train config: net_arch must be a list of 1 to {MAX_LAYERS} layer sizes from 1 to "
                          f"{MAX_LAYER_SIZE} (what a model file holds), got {shown(config.net_arch)}")
+    hidden_bytes = 4 * sum(a * b for a, b in zip(config.net_arch, config.net_arch[1:]))  # a lower bound of the net
+    if hidden_bytes > MAX_WEIGHTS_BYTES:
+        raise ValueError(f"train config: net_arch {config.net_arch} needs {hidden_bytes / 1e6:,.0f} MB of weights "
+                         f"between its hidden layers alone, more than the {MAX_WEIGHTS_BYTES / 1e6:,.0f} MB a model "
+                         f"file holds")
     if config.policy not in POLICIES:
         raise ValueError(f"train config: policy must be one of {POLICIES}, got {config.policy!r}")
     removed = REMOVED_SLOT_OPTIONS if config.backend == "sb3" else {"bfloat16": False}

@@ -35,6 +35,9 @@ CASES = {
     "the run name ..": ("name: ..\n", "name must be a folder name inside runs_dir"),
     "a layer a model file refuses": ("net_arch: [5000]\n", r"layer sizes from 1 to 4096 \(what a model file holds\)"),
     "more layers than a model file holds": ("net_arch: [8, 8, 8, 8, 8, 8, 8, 8, 8]\n", "a list of 1 to 8 layer sizes"),
+    "a network larger than a model file holds": ("net_arch: [4096, 4096, 4096, 4096, 4096, 4096]\n",
+                                                 r"needs 336 MB of weights between its hidden layers alone, more "
+                                                 r"than the 256 MB a model file holds"),
     "a slot size a model file refuses": ("policy: slot\npolicy_kwargs: {slot_dim: 5000}\n",
                                          r"slot_dim must be at most 4096 \(what a model file holds\)"),
     "a long key quoted short": ("x" * 1000 + ": 1\n", r"unknown key 'x+\.\.\.x+'; known keys"),
