@@ -55,7 +55,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Final
 
-import gymnasium
 import numpy as np
 
 from ..engine import Game, Rules
@@ -63,7 +62,7 @@ from ..engine.draft import Draft
 from .core import Match, Step
 from .draft_play import Drafter, make_drafter
 from .duel import Duel, DuelSetup, Opponent, make_opponent
-from .render import render_text
+from .gym_env import CcgDuelEnv
 
 from .registration import DRAFT_ENV_ID
 _MAX_SEED: Final = 2**63 - 1
@@ -193,79 +192,35 @@ class DraftDuel:
         return self.duel.render_names()
 
 
-class CcgDraftEnv(gymnasium.Env):
+class CcgDraftEnv(CcgDuelEnv):
     """Draft then battle against a built-in opponent; see the module documentation."""
-
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, opponent: Any = "heuristic", opponent_draft: Any = "heuristic", seat: str | int = "random",
                  illegal_action: str = "forfeit", illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, heroes: Any = None,
                  turn_limit: int | None = None, render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
-                             f"got {render_mode!r}")
-        self.render_mode = render_mode
-        self.setup = DuelSetup.build(seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
-                                     normalize_observations=normalize_observations, rules=rules, cards=cards,
-                                     turn_limit=turn_limit, log=render_mode is not None, mode="draft",
-                                     heroes=heroes)
+        self._bind(render_mode, seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
+                   normalize_observations=normalize_observations, rules=rules, cards=cards, turn_limit=turn_limit,
+                   mode="draft", heroes=heroes)
         self.encoder = self.setup.core.draft_encoder
-        self.observation_space = self.setup.observation_space
-        self.action_space = self.setup.action_space
-        self._observation = np.zeros(self.observation_space.shape, dtype=np.float32)
-        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
-        self.match = DraftDuel(self.setup, make_opponent(opponent, self.setup),
-                               make_drafter(opponent_draft, self.setup.core), self._observation, self._mask)
+        self.duel = self.match = DraftDuel(self.setup, make_opponent(opponent, self.setup),
+                                           make_drafter(opponent_draft, self.setup.core), self._observation,
+                                           self._mask)
 
     @property
     def draft(self) -> Draft | None:
         """The engine draft of the current episode (clone it, don't mutate it)."""
         return self.match.draft
 
-    @property
-    def game(self) -> Game | None:
-        """The battle's engine game (None during the draft)."""
-        return self.match.game
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a new draft (see the module documentation for seeding)."""
-        super().reset(seed=seed)
-        self.match.reset(self.np_random, options)
-        return self._observation.copy(), self._info()
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's pick or battle action (and the opponent's replies)."""
-        if self.match.draft is None:
-            raise RuntimeError("CcgDraftEnv.step called before reset()")
-        reward, terminated, truncated = self.match.step(self.setup.core.action_id(action))
-        return self._observation.copy(), reward, terminated, truncated, self._info()
-
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool vector (all False once the episode is over)."""
-        return self._mask.astype(bool)
-
     def _info(self) -> dict[str, Any]:
-        match = self.match
-        info: dict[str, Any] = {"action_mask": self._mask.copy(), "seat": match.seat, "phase": match.phase}
-        if match.outcome is not None:
-            info["outcome"] = match.outcome
-            game = match.game
-            info["turn"] = game.state.turn if game is not None else 0
-        return info
+        return {**super()._info(), "phase": self.match.phase}
 
     def render(self) -> str | None:
         """The learner's draft (hero, offer, deck so far) or, in the battle, its view of the board (``"ansi"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'")
-            return None
         match = self.match
-        if match.draft is None:
-            return "(no draft yet: call reset() first)"
-        if match.game is not None:
-            return render_text(match.game, match.seat, names=match.render_names())
-        return render_draft(match.draft, match.seat)
+        if self.render_mode is not None and match.draft is not None and match.game is None:
+            return render_draft(match.draft, match.seat)
+        return super().render()
 
 
 def render_draft(draft: Draft, seat: int) -> str:

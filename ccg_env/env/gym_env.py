@@ -81,18 +81,22 @@ class CcgDuelEnv(gymnasium.Env):
                  illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, render_mode: str | None = None) -> None:
+        self._bind(render_mode, seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
+                   normalize_observations=normalize_observations, rules=rules, cards=cards, decks=decks,
+                   turn_limit=turn_limit)
+        self.duel: Any = Duel(self.setup, make_opponent(opponent, self.setup), self._observation, self._mask)
+
+    def _bind(self, render_mode: str | None, **config: Any) -> None:
+        """Check the render mode; build the setup (:meth:`DuelSetup.build`), spaces and the arrays the duel writes."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
-        self.setup = DuelSetup.build(seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
-                                     normalize_observations=normalize_observations, rules=rules, cards=cards,
-                                     decks=decks, turn_limit=turn_limit, log=render_mode is not None)
+        self.setup = DuelSetup.build(log=render_mode is not None, **config)
         self.observation_space = self.setup.observation_space
         self.action_space = self.setup.action_space
         self._observation = np.zeros(self.observation_space.shape, dtype=np.float32)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
-        self.duel = Duel(self.setup, make_opponent(opponent, self.setup), self._observation, self._mask)
 
     @property
     def game(self) -> Game | None:
@@ -108,8 +112,8 @@ class CcgDuelEnv(gymnasium.Env):
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's action and the opponent's replies (an illegal one: :mod:`ccg_env.env.core`)."""
-        if self.duel.game is None:
-            raise RuntimeError("CcgDuelEnv.step called before reset()")
+        if self.duel.match is None:
+            raise RuntimeError(f"{type(self).__name__}.step called before reset()")
         reward, terminated, truncated = self.duel.step(self.setup.core.action_id(action))
         return self._observation.copy(), reward, terminated, truncated, self._info()
 
@@ -120,8 +124,8 @@ class CcgDuelEnv(gymnasium.Env):
     def _info(self) -> dict[str, Any]:
         info = {"action_mask": self._mask.copy(), "seat": self.duel.seat}
         if self.duel.outcome is not None:
-            info["outcome"] = self.duel.outcome
-            info["turn"] = self.duel.game.state.turn
+            game = self.duel.game
+            info["outcome"], info["turn"] = self.duel.outcome, game.state.turn if game is not None else 0
         return info
 
     def render(self) -> str | None:
