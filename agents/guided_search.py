@@ -17,54 +17,15 @@ The agent plays the most visited root choice, as plain search does (ties: the hi
 pick). In the mulligan, or with one legal choice, it does not search (as plain search). The prior may also be
 any function ``prior(observation, action_mask, view, choices) -> probabilities`` (tests pass a stub).
 
-Why the prior only at the root: one forward pass of the shipped slot policy costs about 1.8 ms on this machine,
-and one search iteration (world, path, rollout) about 0.5 ms, so a prior at every new node would cut the
-iterations at equal time by about four; the root's prior costs one pass per decision (under 4% of a 50 ms
-budget). For the same reason rollout rewards stay the heuristic rollout's: the policy's value head costs about
-1.1 ms per leaf, mixing it half into the leaf reward measured weaker (below), and even at no cost (equal
-iterations rather than equal time) the value alone in place of the position score plays plain search level.
+Why the prior only at the root: a forward pass of the slot policy costs several search iterations (world, path,
+rollout), so a prior at every new node would cut the iterations at equal time several times over, while the root's
+prior costs one pass per decision. For the same reason rollout rewards stay the heuristic rollout's: the policy's
+value head costs about as much per leaf as a forward pass.
 
 The time limit counts from the start of the decision, so the prior's forward pass is paid from the same budget
 as plain search's iterations: equal time per decision. With ``iterations`` instead, the agent is deterministic
-given its seed.
-
-Measured against plain search at 0.05 s per decision each (98 games: every ordered pair of the 7 packaged decks
-from both seats; win rate with its 95% Wilson interval), on a loaded 2-core machine:
-
-=====================================================================  ======================
-guided search's prior                                                  win rate vs plain
-=====================================================================  ======================
-uniform (PUCT alone, the forward pass still paid)                      0.490 [0.393, 0.587]
-the earlier shipped model (0.29 against the heuristic)                 0.306 [0.224, 0.403]
-  the same, softmax at temperature 3                                   0.357
-  the same, half the prior on the heuristic's pick                     0.398
-  the same, every root choice tried once before PUCT                   0.347
-imitation + PPO model, 1M steps: 0.575 against the heuristic           0.429 [0.335, 0.527]
-  the same, c_puct 0.3                                                 0.418
-  the same, the value head mixed half into the leaf reward             0.378
-the same run at 2.5M steps: 0.655 against the heuristic (196 games)    0.485 [0.416, 0.554]
-that run's final model (0.635 against the heuristic)                   0.500 [0.403, 0.597]
-the shipped model of 2026-11-27 (0.672 against the heuristic)          0.459 [0.364, 0.558]
-that model continued 2M steps at ent_coef 0.001 (0.694)                0.469 [0.374, 0.567]
-the model shipped on 2026-11-28 (0.700 against the heuristic)          0.459 [0.364, 0.558]
-no prior; the 2026-11-27 model's value (1 + v) / 2 at rollouts' ends   0.500 [0.403, 0.597]
-  in place of the position score, 48 iterations each (equal
-  iterations, not equal time; 2026-11-28)
-no prior; the 2026-11-28 model's value at the tree's leaf and no       0.245 [0.170, 0.339]
-  rollouts at all (a leaf past the turn's end valued just before
-  its last choice), 48 iterations each (2026-11-28, evening)
-no learned part: plain search, 192 iterations against 48 (392 games)   0.528 [0.479, 0.577]
-  the same, 768 iterations against 48 (196 games)                    0.561 [0.491, 0.629]
-=====================================================================  ======================
-
-PUCT itself costs nothing (the uniform prior plays level), and the prior helps only as far as the policy's
-picks beat what the heuristic-first search finds on its own: with today's policies it steers visits away from
-better moves, less so as the policy gets stronger (0.306, 0.429, 0.485 and 0.500 for policies at 0.29, 0.575,
-0.655 and 0.635 against the heuristic), and no further with policies at 0.672, 0.694 and 0.700 (0.459, 0.469
-and 0.459, within the noise of 98 games). The softmax, ``c_puct`` 1 and the absent value term are the defaults because no
-variant measured better. The learned value ranks a turn's moves badly on its own: in place of the rollouts it loses
-three games in four. And the last two rows say what 0.75 asks: plain search with sixteen times its own iterations
-wins 0.561, so guided search at equal time would need a prior or value worth far more than that.
+given its seed. What it measured against plain search, with each policy and variant tried, is in docs/training.md
+("The learned policy as search's prior").
 """
 
 from __future__ import annotations
