@@ -28,12 +28,12 @@ def policy():
 
 @pytest.mark.parametrize("values, message", [
     ({"heuristc": 1.0}, r"unknown key 'heuristc'"),
-    ({"random": -0.5}, r"random must be a weight of 0 or more, got -0.5"),
+    ({"random": -0.5}, r"random must be at least 0, got -0.5"),
     ({"heuristic": 0, "random": 0}, r"heuristic, random and search weights are all 0"),
-    ({"search": -1}, r"search must be a weight of 0 or more, got -1"),
+    ({"search": -1}, r"search must be at least 0, got -1"),
     ({"search_iterations": 0}, r"search_iterations must be a positive integer, got 0"),
-    ({"pfsp_power": -1}, r"pfsp_power must be a number from 0 to 10, got -1"),
-    ({"pfsp_power": "hard"}, r"pfsp_power must be a number from 0 to 10, got 'hard'"),
+    ({"pfsp_power": -1}, r"pfsp_power must be at least 0 and at most 10, got -1"),
+    ({"pfsp_power": "hard"}, r"pfsp_power must be at least 0 and at most 10, got 'hard'"),
     ({"snapshot_every": 0}, r"snapshot_every must be a positive integer, got 0"),
     ({"max_snapshots": 2.5}, r"max_snapshots must be a positive integer, got 2.5"),
     ({"checkpoints": ["no/such/model.zip"]}, r"checkpoints: no model file at 'no/such/model.zip'"),
@@ -196,3 +196,8 @@ def test_a_league_batch_plays_the_same_games_with_snapshot_turns_played_together
     for (obs_a, ended_a, outcomes_a, members_a), (obs_b, ended_b, outcomes_b, members_b) in zip(together, alone):
         assert np.array_equal(obs_a, obs_b) and ended_a == ended_b and outcomes_a == outcomes_b
         assert members_a == members_b
+
+
+def test_league_settings_that_are_not_a_mapping_are_named():
+    with pytest.raises(ValueError, match="^my league: expected a mapping of settings, got list$"):
+        LeagueSettings.from_dict(["heuristic"], "my league")

@@ -18,12 +18,12 @@ accuracy (how often the policy's most probable legal action is the teacher's) go
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from .train_config import without_removed
+from .checks import number, settings_from_dict, whole
 
 #: Share of the recorded positions held out to measure accuracy (the last games recorded).
 HELD_OUT = 0.05
@@ -39,46 +39,29 @@ class ImitationSettings:
 
     teacher: str = "heuristic"
     """the registered agent whose moves are imitated (it plays the learner's seat while recording)"""
-    samples: int = 100_000
+    samples: int = whole(100_000)
     """learner decisions to record"""
-    epochs: int = 4
+    epochs: int = whole(4)
     """passes over the recorded decisions"""
-    batch_size: int = 1024
+    batch_size: int = whole(1024)
     """minibatch size of the fit"""
-    learning_rate: float = 1e-3
+    learning_rate: float = number(1e-3, above=True)
     """Adam step size of the fit (a fresh optimizer; PPO's own starts afresh afterwards)"""
-    value_coef: float = 0.5
+    value_coef: float = number(0.5)
     """weight of the critic's squared error beside the actor's cross-entropy (0: fit the actor only)"""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "imitation") -> ImitationSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
-        values = without_removed(values, REMOVED_KEYS, where)
-        known = {f.name for f in fields(cls)}
-        for key in values:
-            if key not in known:
-                raise ValueError(f"{where}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
-        settings = cls(**values)
-        settings.check(where)
-        return settings
+        return settings_from_dict(cls, values, where, REMOVED_KEYS)
 
     def check(self, where: str) -> None:
-        """Raise ValueError naming the first bad setting."""
+        """Raise ValueError unless the teacher is a registered agent (the numbers are checked by their bounds)."""
         from ..agent_api import available_agents
 
         if self.teacher not in available_agents():
             raise ValueError(f"{where}: teacher must be a registered agent ({', '.join(available_agents())}), "
                              f"got {self.teacher!r}")
-        for key in ("samples", "epochs", "batch_size"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{where}: {key} must be a positive integer, got {value!r}")
-        for key, low_excluded in (("learning_rate", True), ("value_coef", False)):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or \
-                    (low_excluded and value == 0):
-                raise ValueError(f"{where}: {key} must be {'above' if low_excluded else 'at least'} 0, "
-                                 f"got {value!r}")
 
 
 @dataclass

@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ import numpy as np
 
 from ..agent_api import make_agent
 from ..env.duel import AgentOpponent, DuelSetup, Opponent, RandomOpponent, make_opponent
+from .checks import number, settings_from_dict, whole
 from .greedy import batch_logits, best_legal
 
 #: Pool member kinds with a fixed opponent; snapshots are the last kind.
@@ -46,22 +47,22 @@ PFSP_FLOOR = 0.02
 class LeagueSettings:
     """The ``league:`` mapping of a training config: member weights and the snapshot schedule."""
 
-    heuristic: float = 0.4
+    heuristic: float = number(0.4)
     """weight of the heuristic agent"""
-    random: float = 0.1
+    random: float = number(0.1)
     """weight of uniformly random play"""
-    snapshots: float = 0.5
+    snapshots: float = number(0.5)
     """total weight of the learner's past snapshots (shared evenly among them)"""
-    search: float = 0.0
+    search: float = number(0.0)
     """weight of the search agent at ``search_iterations`` (0: not in the pool; each of its moves runs a search)"""
-    search_iterations: int = 8
+    search_iterations: int = whole(8)
     """the search member's iterations per decision (the arena's default search runs 48)"""
-    pfsp_power: float = 0.0
+    pfsp_power: float = number(0.0, high=10)
     """prioritized fictitious self-play: each member's weight times (share of its games the learner did not win)
     to this power; 0 keeps the configured weights"""
-    snapshot_every: int = 100_000
+    snapshot_every: int = whole(100_000)
     """training steps between two snapshots of the current policy"""
-    max_snapshots: int = 8
+    max_snapshots: int = whole(8)
     """snapshots kept (the oldest is dropped first); checkpoints given in ``checkpoints`` count too"""
     checkpoints: tuple = ()
     """saved policies to put in the pool from the start: ``.ccgmodel`` files (``.zip`` with ``trust_model``)"""
@@ -69,33 +70,18 @@ class LeagueSettings:
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "league") -> LeagueSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
-        known = {f.name: f for f in fields(cls)}
-        for key, value in values.items():
-            if key not in known:
-                raise ValueError(f"{where}: unknown key {key!r}; known keys: {', '.join(sorted(known))}")
-        checkpoints = values.get("checkpoints", ())
-        if not isinstance(checkpoints, (list, tuple)):
-            raise ValueError(f"{where}: checkpoints must be a list of model paths, got {checkpoints!r}")
-        settings = cls(**{**values, "checkpoints": tuple(checkpoints)})
-        settings.check(where)
-        return settings
+        if isinstance(values, dict) and "checkpoints" in values:
+            if not isinstance(values["checkpoints"], (list, tuple)):
+                raise ValueError(f"{where}: checkpoints must be a list of model paths, got {values['checkpoints']!r}")
+            values = {**values, "checkpoints": tuple(values["checkpoints"])}
+        return settings_from_dict(cls, values, where)
 
     def check(self, where: str) -> None:
-        """Raise ValueError naming the first bad setting."""
-        for key in ("heuristic", "random", "snapshots", "search"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{where}: {key} must be a weight of 0 or more, got {value!r}")
-        power = self.pfsp_power
-        if isinstance(power, bool) or not isinstance(power, (int, float)) or not 0 <= power <= 10:
-            raise ValueError(f"{where}: pfsp_power must be a number from 0 to 10, got {power!r}")
+        """Raise ValueError unless the pool has a member from the start and every checkpoint exists (the numbers
+        are checked by their bounds)."""
         if self.heuristic + self.random + self.search <= 0:
             raise ValueError(f"{where}: heuristic, random and search weights are all 0; the pool would be empty "
                              "until the first snapshot")
-        for key in ("snapshot_every", "max_snapshots", "search_iterations"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{where}: {key} must be a positive integer, got {value!r}")
         for path in self.checkpoints:
             if not Path(str(path)).is_file():
                 raise ValueError(f"{where}: checkpoints: no model file at {str(path)!r}")

@@ -19,6 +19,7 @@ from typing import Any, Sequence, Union
 from ..engine.datafiles import parse_yaml, read_yaml
 from ..engine.errors import DataError, shown
 from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_WEIGHTS_BYTES
+from .checks import without_removed
 
 
 @dataclass
@@ -161,15 +162,6 @@ LR_SCHEDULES = ("constant", "linear")
 REMOVED_OPTIONS = {"ent_coef_late": None, "ent_late_at": 0.65, "reward_shaping": 0.0}
 #: Removed options of ``policy: slot`` (``attention_layers`` remains an option of backend rllib's slot module).
 REMOVED_SLOT_OPTIONS = {"attention_layers": 0, "bfloat16": False}
-
-
-def without_removed(values: dict[str, Any], removed: dict[str, Any], where: str) -> dict[str, Any]:
-    """``values`` less the ``removed`` options that hold their "off" value; ValueError naming any other one."""
-    for key, off in removed.items():
-        if key in values and values[key] != off:
-            raise ValueError(f"{where}: {key} was removed (it measured no gain; see docs/training.md), got "
-                             f"{values[key]!r}: drop the key")
-    return {key: value for key, value in values.items() if key not in removed}
 DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
 
 
