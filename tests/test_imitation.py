@@ -60,8 +60,8 @@ def test_fitting_makes_the_policy_pick_the_teachers_move_more_often(recorded):
 @pytest.mark.parametrize("values, named", [
     ({"teachr": "heuristic"}, "unknown key 'teachr'"),
     ({"teacher": "nobody"}, "teacher must be a registered agent"),
-    ({"samples": 0}, "samples must be a positive integer"),
-    ({"epochs": True}, "epochs must be a positive integer"),
+    ({"samples": 0}, "samples must be at least 1, got 0"),
+    ({"epochs": True}, "epochs must be a whole number of at least 1, got True"),
     ({"learning_rate": 0}, "learning_rate must be above 0"),
     ({"value_coef": -1}, "value_coef must be at least 0"),
     ({"keep_coef": 0.5}, r"keep_coef was removed \(it measured no gain; see docs/training\.md\), got 0\.5"),

@@ -31,11 +31,11 @@ def policy():
     ({"random": -0.5}, r"random must be at least 0, got -0.5"),
     ({"heuristic": 0, "random": 0}, r"heuristic, random and search weights are all 0"),
     ({"search": -1}, r"search must be at least 0, got -1"),
-    ({"search_iterations": 0}, r"search_iterations must be a positive integer, got 0"),
+    ({"search_iterations": 0}, r"search_iterations must be at least 1, got 0"),
     ({"pfsp_power": -1}, r"pfsp_power must be at least 0 and at most 10, got -1"),
     ({"pfsp_power": "hard"}, r"pfsp_power must be at least 0 and at most 10, got 'hard'"),
-    ({"snapshot_every": 0}, r"snapshot_every must be a positive integer, got 0"),
-    ({"max_snapshots": 2.5}, r"max_snapshots must be a positive integer, got 2.5"),
+    ({"snapshot_every": 0}, r"snapshot_every must be at least 1, got 0"),
+    ({"max_snapshots": 2.5}, r"max_snapshots must be a whole number of at least 1, got 2.5"),
     ({"checkpoints": ["no/such/model.zip"]}, r"checkpoints: no model file at 'no/such/model.zip'"),
 ])
 def test_bad_league_settings_are_named(values, message):

@@ -41,7 +41,8 @@ def check_fields(settings: Any, where: str) -> None:
         if "whole" in field.metadata:
             low = field.metadata["whole"]
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                wanted = "a positive integer" if low == 1 else f"a whole number of at least {low}"
+                wanted = f"at least {low}" if isinstance(value, int) and not isinstance(value, bool) else \
+                    f"a whole number of at least {low}"
                 raise ValueError(f"{where}: {field.name} must be {wanted}, got {value!r}")
         if "number" in field.metadata:
             low, high, above = field.metadata["number"]

@@ -19,7 +19,7 @@ from typing import Any, Sequence, Union
 from ..engine.datafiles import parse_yaml, read_yaml
 from ..engine.errors import DataError, shown
 from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_WEIGHTS_BYTES
-from .checks import without_removed
+from .checks import check_fields, number, whole, without_removed
 
 
 @dataclass
@@ -33,11 +33,11 @@ class TrainConfig:
     :mod:`ccg_env.rllib.train`; needs the ``rllib`` extra)"""
     rllib: dict = field(default_factory=dict)
     """``backend: rllib`` only: where sampling and learning run (:class:`ccg_env.rllib.settings.RLlibSettings`)"""
-    total_timesteps: int = 1_000_000
+    total_timesteps: int = whole(1_000_000)
     """learner env steps to train for (summed over all envs)"""
     seed: int = 0
     """seeds the training envs (slot i gets seed + i), the policy initialisation and PPO's sampling"""
-    num_envs: int = 16
+    num_envs: int = whole(16)
     """games played side by side in the batched env (one process)"""
     opponent: str = "random"
     """who the learner plays against: ``"random"``, a registered agent name, ``"league"`` (see ``league``), or with
@@ -79,35 +79,35 @@ class TrainConfig:
     policy_kwargs: dict = field(default_factory=dict)
     """options of ``policy: slot``: ``slot_dim``, ``global_dim``, ``head_dim``, ``pairwise``, ``pooled_value``
     (empty for mlp)"""
-    learning_rate: float = 3e-4
+    learning_rate: float = number(3e-4, above=True)
     """Adam step size"""
     lr_schedule: str = "constant"
     """``"constant"`` or ``"linear"`` (decays to 0 by the end of training)"""
-    n_steps: int = 128
+    n_steps: int = whole(128)
     """env steps per env per rollout (rollout size = n_steps * num_envs)"""
-    batch_size: int = 512
+    batch_size: int = whole(512)
     """minibatch size of the PPO update (best a divisor of the rollout size)"""
-    n_epochs: int = 4
+    n_epochs: int = whole(4)
     """passes over each rollout"""
-    gamma: float = 0.99
+    gamma: float = number(0.99, high=1.0, above=True)
     """discount factor"""
-    gae_lambda: float = 0.95
+    gae_lambda: float = number(0.95, high=1.0)
     """GAE lambda"""
-    clip_range: float = 0.2
+    clip_range: float = number(0.2, above=True)
     """PPO clipping of the probability ratio"""
-    ent_coef: float = 0.01
+    ent_coef: float = number(0.01)
     """entropy bonus coefficient"""
-    vf_coef: float = 0.5
+    vf_coef: float = number(0.5)
     """value loss coefficient"""
-    max_grad_norm: float = 0.5
+    max_grad_norm: float = number(0.5, above=True)
     """gradient clipping norm"""
     net_arch: list = field(default_factory=lambda: [256, 256])
     """hidden layer sizes of the policy and of the value network (separate networks)"""
     eval_every: int = 50_000
     """evaluate (and checkpoint) every this many timesteps; 0 evaluates only at the end"""
-    eval_games: int = 200
+    eval_games: int = whole(200)
     """games per evaluation"""
-    eval_envs: int = 16
+    eval_envs: int = whole(16)
     """games played side by side during evaluation"""
     eval_opponent: Union[str, None] = None
     """opponent of the evaluation games (None: the training opponent)"""
@@ -121,7 +121,7 @@ class TrainConfig:
     eval_seed: int = 1_000_000
     """seed of the evaluation deals: every evaluation replays the same games, dealt as the arena deals them (every
     ordered deck pair from both seats; ``ccg_env.training.eval_games``)"""
-    torch_threads: int = 1
+    torch_threads: int = whole(1)
     """``torch.set_num_threads``: 1 is fastest for small networks on these 2-core machines"""
     async_rollouts: bool = False
     """play each rollout on a second process while the learner updates on the previous one (backend sb3): the two
@@ -142,13 +142,6 @@ class TrainConfig:
             check(self)
 
 
-#: Settings that must be at least 1.
-POSITIVE_COUNTS = ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_games", "eval_envs",
-                   "torch_threads")
-#: Float settings -> (lowest allowed, highest allowed, lowest excluded).
-FLOAT_RANGES = {"learning_rate": (0.0, None, True), "gamma": (0.0, 1.0, True), "gae_lambda": (0.0, 1.0, False),
-                "clip_range": (0.0, None, True), "ent_coef": (0.0, None, False), "vf_coef": (0.0, None, False),
-                "max_grad_norm": (0.0, None, True)}
 POLICIES = ("mlp", "slot")
 #: Options of ``policy: slot`` -> their type (see ``ccg_env.training.policy.SlotPolicy``).
 SLOT_POLICY_KWARGS = {"slot_dim": int, "global_dim": int, "head_dim": int, "pairwise": bool, "pooled_value": bool}
@@ -166,19 +159,12 @@ DEVICE_PATTERN = re.compile(r"(cpu|auto|mps|cuda(:\d+)?)")
 
 
 def _check_counts(config: TrainConfig) -> None:
-    for name in POSITIVE_COUNTS:
-        if getattr(config, name) < 1:
-            raise ValueError(f"train config: {name} must be at least 1, got {getattr(config, name)!r}")
+    check_fields(config, "train config")  # the bounds declared with whole() and number()
     if config.eval_every < 0:
         raise ValueError(f"train config: eval_every must be 0 or more, got {config.eval_every!r}")
 
 
 def _check_hyperparameters(config: TrainConfig) -> None:
-    for name, (low, high, low_excluded) in FLOAT_RANGES.items():
-        value = getattr(config, name)
-        if value < low or (low_excluded and value == low) or (high is not None and value > high):
-            bounds = f"{'above' if low_excluded else 'at least'} {low}" + (f" and at most {high}" if high else "")
-            raise ValueError(f"train config: {name} must be {bounds}, got {value!r}")
     if config.lr_schedule not in LR_SCHEDULES:
         raise ValueError(f"train config: lr_schedule must be one of {LR_SCHEDULES}, got {config.lr_schedule!r}")
 
