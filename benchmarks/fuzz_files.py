@@ -264,21 +264,25 @@ def run_case(target: str, data: bytes, folder: Path, seconds: float) -> str:
 
     path = folder / f"case{SUFFIXES[target]}"
     path.write_bytes(data)
+    unraisable: list[str] = []  # errors Python could not raise (in a destructor, say): crashes too
+    hook, sys.unraisablehook = sys.unraisablehook, lambda info: unraisable.append(repr(info.exc_value))
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         LOADERS[target](path)
-        return "loaded"
+        outcome = "loaded"
     except CaseTimeout:
         return f"crash: no answer within {seconds} s"
     except (ModelFileError, ValueError, FileNotFoundError) as error:
         text = str(error)
         if "\n" in text.strip() or not text or len(text) > 2000:
             return f"crash: {type(error).__name__} with a message that is not one line: {text[:200]!r}"
-        return f"refused: {type(error).__name__}"
+        outcome = f"refused: {type(error).__name__}"
     except Exception as error:  # noqa: BLE001 - every other exception is what the fuzzer looks for
         return f"crash: {type(error).__name__}: {str(error)[:300]}"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.unraisablehook = hook
+    return f"crash: an error Python could not raise: {unraisable[0][:300]}" if unraisable else outcome
 
 
 def run(targets: tuple[str, ...], cases: int, seed: int, seconds: float, out: Path | None) -> Totals:

@@ -112,16 +112,17 @@ class ModelMetadata:
         if not isinstance(data, dict):
             raise ModelFileError(f"{where}: expected a JSON object, got {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise ModelFileError(f"{where}: not a ccg-env model file (\"format\" is {data.get('format')!r}, "
+            raise ModelFileError(f"{where}: not a ccg-env model file (\"format\" is {_short(data.get('format'))}, "
                                  f"expected {FORMAT!r})")
         if data.get("format_version") != FORMAT_VERSION:
-            raise ModelFileError(f"{where}: format_version {data.get('format_version')!r} is not supported "
+            raise ModelFileError(f"{where}: format_version {_short(data.get('format_version'))} is not supported "
                                  f"(this ccg-env reads version {FORMAT_VERSION})")
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k not in ("format", "format_version")}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ModelFileError(f"{where}: unknown fields {unknown}; known fields: {', '.join(sorted(known))}")
+            raise ModelFileError(f"{where}: unknown fields {_short(unknown)}; known fields: "
+                                 f"{', '.join(sorted(known))}")
         for name, check in _FIELD_CHECKS.items():
             if name not in values and name not in _OPTIONAL_FIELDS:
                 raise ModelFileError(f"{where}: missing field {name!r}")

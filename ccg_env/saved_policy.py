@@ -230,7 +230,8 @@ def _check_shapes(metadata: ModelMetadata, low: np.ndarray, high: np.ndarray, st
     differing = [f"{key}: {given[key]} in the weights, {shapes[key]} in the policy"
                  for key in sorted(set(shapes) & set(given)) if shapes[key] != given[key]]
     raise ModelFileError(f"{where}: the weights do not fit the policy its metadata describes: "
-                         f"missing {missing[:3]}, unexpected {unexpected[:3]}, size mismatch {differing[:3]}")
+                         f"missing {missing[:3]}, unexpected {[key[:100] for key in unexpected[:3]]}, size "
+                         f"mismatch {differing[:3]}")
 
 
 def _no_learning(progress_remaining: float) -> float:

@@ -1,8 +1,8 @@
 """Reading a model file's ``weights.pt`` (``torch.save`` of plain tensors) without trusting it: one reader for both
 model formats (:mod:`ccg_env.saved_policy` and :mod:`ccg_env.rllib.policy_file`).
 
-Before ``torch.load`` runs, :func:`scan_tensors` reads the archive's pickle with a stand-in unpickler that builds
-nothing: every storage must be an uncompressed record of exactly its declared size, and every tensor a contiguous
+Before ``torch.load`` runs, :func:`scan_tensors` walks the archive's pickle opcodes (every declared length must be
+present) and reads it with a stand-in unpickler that builds nothing: every storage must be an uncompressed record of exactly its declared size, and every tensor a contiguous
 view inside its storage (no stride or expand tricks that make a few bytes stand for a huge tensor), with the total
 number of elements bounded. Only then does ``torch.load(weights_only=True)`` read it, and floating tensors holding
 ``nan`` or ``inf`` are refused (:func:`load_tensors`). :func:`check_module_size` bounds the module a file's metadata
@@ -15,6 +15,7 @@ import collections
 import io
 import math
 import pickle
+import pickletools
 import zipfile
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -27,6 +28,8 @@ MAX_PICKLE_BYTES = 4_000_000
 MAX_TENSORS = 10_000
 MAX_DIMENSIONS = 8
 MAX_ELEMENTS = MAX_WEIGHTS_BYTES // 4
+#: Pickle opcodes refused before unpickling: byte arrays (allocated at their declared size) and out-of-band buffers.
+_REFUSED_OPCODES = {"BYTEARRAY8", "NEXT_BUFFER", "READONLY_BUFFER"}
 #: Storage classes a weights file may name -> bytes per element.
 ELEMENT_BYTES = {"FloatStorage": 4, "DoubleStorage": 8, "HalfStorage": 2, "BFloat16Storage": 2, "LongStorage": 8,
                  "IntStorage": 4, "ShortStorage": 2, "CharStorage": 1, "ByteStorage": 1, "BoolStorage": 1}
@@ -125,6 +128,19 @@ def _quoted(text: Any) -> str:
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
+def _check_opcodes(pickled: bytes, where: str) -> None:
+    """Walk the pickle's opcodes without running them: every length it declares must be there (an unpickler
+    allocates a declared length before reading it), and no opcode may build byte arrays or out-of-band buffers."""
+    try:
+        for opcode, _, _ in pickletools.genops(pickled):
+            if opcode.name in _REFUSED_OPCODES:
+                raise ModelFileError(f"{where}: its pickle uses {opcode.name}, which plain tensors never need")
+    except ModelFileError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, MemoryError) as error:
+        raise ModelFileError(f"{where}: its pickle is damaged: {_quoted(str(error))}") from None
+
+
 def scan_tensors(data: bytes, where: str) -> TensorScan:
     """Check what ``torch.load`` would allocate for ``data`` (a ``torch.save`` archive), allocating nothing.
 
@@ -150,6 +166,7 @@ def scan_tensors(data: bytes, where: str) -> TensorScan:
         if isinstance(error, ModelFileError):
             raise
         raise ModelFileError(f"{where}: not a torch.save archive: {_quoted(str(error))}") from None
+    _check_opcodes(pickled, where)
     scanner = _Scanner(pickled, records, prefix, where)
     try:
         scanner.load()

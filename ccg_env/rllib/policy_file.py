@@ -70,15 +70,15 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
     """Validate a parsed ``metadata.json`` field by field; a ModelFileError names ``where`` and the field."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(f"{where}: not a ccg-env RLlib policy file (format is "
-                             f"{data.get('format') if isinstance(data, dict) else type(data).__name__!r}, "
+                             f"{str(data.get('format'))[:80] if isinstance(data, dict) else type(data).__name__!r}, "
                              f"expected {FORMAT!r})")
     if data.get("format_version") != FORMAT_VERSION:
-        raise ModelFileError(f"{where}: format_version {data.get('format_version')!r} is not supported "
+        raise ModelFileError(f"{where}: format_version {str(data.get('format_version'))[:80]} is not supported "
                              f"(this ccg-env reads version {FORMAT_VERSION})")
     unknown = sorted(set(data) - set(_FIELDS))
     missing = sorted(set(_FIELDS) - set(data) - _OPTIONAL)
     if unknown or missing:
-        raise ModelFileError(f"{where}: unknown fields {unknown}, missing fields {missing}")
+        raise ModelFileError(f"{where}: unknown fields {str(unknown)[:200]}, missing fields {missing}")
     if data["module_class"] not in MODULE_CLASSES:
         raise ModelFileError(f"{where}: module_class: unknown {str(data['module_class'])[:80]}; known: "
                              f"{', '.join(MODULE_CLASSES)}")

@@ -47,6 +47,15 @@ class _Pickler(pickle.Pickler):
         return None
 
 
+def raw_archive(pickled: bytes) -> bytes:
+    """A torch archive whose ``data.pkl`` is ``pickled`` as given (any opcodes, any declared lengths)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as archive:
+        archive.writestr("archive/data.pkl", pickled)
+        archive.writestr("archive/version", "3\n")
+    return buffer.getvalue()
+
+
 def crafted_archive(payload: object, storages: list[Storage], compression: int = zipfile.ZIP_STORED) -> bytes:
     """A torch archive holding ``payload`` (dicts of :class:`Tensor`) and a record of the given size per storage
     (compressed with ``compression``: torch.save stores them as they are)."""

@@ -44,6 +44,13 @@ def test_a_bounded_file_fuzz_run_has_no_crash(tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing written: no crash input, no scratch left behind
 
 
+class BrokenDestructor:
+    """Raises where Python cannot pass the error on (it goes to ``sys.unraisablehook``)."""
+
+    def __del__(self) -> None:
+        raise RuntimeError("in a destructor")
+
+
 def test_the_fuzzer_counts_an_unexpected_exception_a_timeout_and_a_long_message_as_crashes(tmp_path, monkeypatch):
     fuzz_files = _load_fuzz_files()
 
@@ -62,6 +69,9 @@ def test_the_fuzzer_counts_an_unexpected_exception_a_timeout_and_a_long_message_
         for error, outcome in cases.items():
             monkeypatch.setitem(fuzz_files.LOADERS, "config", raises(error))
             assert fuzz_files.run_case("config", b"seed: 1\n", tmp_path, 1.0).startswith(outcome)
+        monkeypatch.setitem(fuzz_files.LOADERS, "config", lambda path: BrokenDestructor())
+        assert fuzz_files.run_case("config", b"seed: 1\n", tmp_path, 1.0).startswith(
+            "crash: an error Python could not raise: RuntimeError('in a destructor')")
         monkeypatch.setitem(fuzz_files.LOADERS, "config", lambda path: time.sleep(10))
         assert fuzz_files.run_case("config", b"seed: 1\n", tmp_path, 0.2) == "crash: no answer within 0.2 s"
     finally:

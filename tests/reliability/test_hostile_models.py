@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from .child_process import run_capped
-from .crafted_weights import Storage, Tensor, crafted_archive
+from .crafted_weights import Storage, Tensor, crafted_archive, raw_archive
 
 pytest.importorskip("sb3_contrib")
 
@@ -121,6 +121,12 @@ def _cases(honest: Path, folder: Path) -> dict[str, tuple[Path, str]]:
             _bounds_and({"w": Tensor(Storage("0", 25_000_000, 100_000_000), 0, (25_000_000,), (1,))},
                         [Storage("0", 25_000_000, 100_000_000)], observation, compression=zipfile.ZIP_DEFLATED),
             "is compressed; torch.save stores records as they are"),
+        "a pickle declaring 1.5 GB of bytes it does not hold": (
+            raw_archive(b"\x80\x04\x8e" + (1_500_000_000).to_bytes(8, "little") + b"abc."),
+            "its pickle is damaged: 'expected 1500000000 bytes in a bytes8, but only 4 remain"),
+        "a pickle building a byte array": (
+            raw_archive(b"\x80\x05\x96" + (3).to_bytes(8, "little") + b"abc."),
+            "its pickle uses BYTEARRAY8, which plain tensors never need"),
         "twenty thousand tensors": (
             _bounds_and({f"w{i}": Tensor(one, 0, (1,), (1,)) for i in range(20_000)}, [one], observation),
             "more than 10,000 tensors"),
@@ -171,6 +177,7 @@ def outcomes(honest, tmp_path_factory):
 
 
 CASE_NAMES = ["an expanded tensor (stride 0) standing for 4096 x N numbers", "a tensor reaching past its storage",
+              "a pickle declaring 1.5 GB of bytes it does not hold", "a pickle building a byte array",
               "a storage declaring a billion elements on a 4-byte record",
               "a compressed record (a zip bomb inside weights.pt)", "twenty thousand tensors", "a nan weight",
               "an infinite observation bound", "metadata describing a gigabyte network",
