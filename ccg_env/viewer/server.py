@@ -8,17 +8,14 @@ saves the game as a replay file when it ends, viewable at ``/games/<name>``. The
 function (the command builds it from an agent spec), so this module needs no agent code.
 
 Flask is the framework and waitress the server (a fixed pool of threads, bounded request sizes). A local server is
-still reachable from any page the person's browser opens, so every request is checked: the Host header must name
-this server (loopback names unless it was bound elsewhere on purpose), an Origin header must be this server's, and
-a state-changing request needs a JSON body (which a cross-site form cannot send) and the page's per-session token;
-bodies over ``MAX_REQUEST_BYTES`` are refused. Each action names the state version it was chosen on, and one chosen
-on an older state (a double click, a second tab) is refused instead of being applied to a board the person did not
-see.
+still reachable from any page the person's browser opens, so every request passes
+:func:`~ccg_env.viewer.request_guard.refusal` first (Host, Origin, size, JSON body and the page's session token).
+Each action names the state version it was chosen on, and one chosen on an older state (a double click, a second
+tab) is refused instead of being applied to a board the person did not see.
 """
 
 from __future__ import annotations
 
-import hmac
 import html
 import re
 import secrets
@@ -37,6 +34,7 @@ from ..env.masks import legal_mask
 from ..engine.view import GameView
 from .html import error_html, render_html
 from .replay import load_replay, save_replay, frame
+from .request_guard import LOOPBACK_HOSTS, MAX_REQUEST_BYTES, TOKEN_HEADER, refusal
 from .template import BOARD_SCRIPT, STYLE, fill
 from ..engine.errors import shown
 
@@ -49,12 +47,6 @@ if TYPE_CHECKING:
 #: choice (the command wraps an agent in agents.match.MatchRunner.step, which checks it against the mask).
 Opponent = Callable[[Game], Choice]
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.json$")
-#: The names a loopback server answers to; a server bound to another address also answers to that address.
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-#: The largest request body accepted (an action is a few dozen bytes).
-MAX_REQUEST_BYTES = 4096
-#: The header carrying the page's per-session token on state-changing requests.
-TOKEN_HEADER = "X-CCG-Token"
 #: The server's worker threads (waitress), and the most connections it keeps open at once.
 THREADS = 4
 CONNECTION_LIMIT = 32
@@ -184,9 +176,9 @@ def create_app(session: PlaySession, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS,
     def guard() -> Any:
         """Refuse requests for other host names, from other origins, too large, or changing state without the
         token and a JSON body."""
-        refusal = _refusal(request, hosts, secret)
-        if refusal is not None:
-            return jsonify({"error": refusal[0]}), refusal[1]
+        refused = refusal(request, hosts, secret)
+        if refused is not None:
+            return jsonify({"error": refused[0]}), refused[1]
         return None
 
     @app.after_request
@@ -253,40 +245,6 @@ def create_app(session: PlaySession, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS,
         return Response(error_html(message), mimetype="text/html"), status
 
     return app
-
-
-def _refusal(request: Any, hosts: tuple[str, ...], token: str) -> tuple[str, int] | None:
-    """Why a request is refused (message, HTTP status), or None if it may go on."""
-    host = _host_name(request.host)
-    if host not in hosts:
-        return f"this server answers to {', '.join(hosts)}, not to the host {shown(request.host)}", 403
-    origin = request.headers.get("Origin")
-    if origin is not None and _origin_host(origin) not in hosts:
-        return f"requests from {shown(origin)} are refused: only this server's own page may call it", 403
-    if (request.content_length or 0) > MAX_REQUEST_BYTES:
-        return f"a request body of at most {MAX_REQUEST_BYTES:,} bytes is accepted", 413
-    if request.method not in ("GET", "HEAD"):
-        if request.mimetype != "application/json":
-            return "a state-changing request must send a JSON body (Content-Type: application/json)", 415
-        if not hmac.compare_digest(request.headers.get(TOKEN_HEADER, "").encode(), token.encode()):
-            return f"a state-changing request must carry this session's token ({TOKEN_HEADER})", 403
-    return None
-
-
-def _host_name(host: str) -> str:
-    """The name in a Host header, without the port (``[::1]:8765`` -> ``::1``)."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-
-
-def _origin_host(origin: str) -> str | None:
-    """The host name of an Origin header (``http://localhost:8765`` -> ``localhost``), None for another scheme."""
-    scheme, sep, rest = origin.strip().lower().partition("://")
-    if not sep or scheme != "http":
-        return None
-    return _host_name(rest.split("/", 1)[0])
 
 
 def serve(session: PlaySession, port: int = 8765, *, host: str = "127.0.0.1",

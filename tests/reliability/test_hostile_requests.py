@@ -23,7 +23,8 @@ import pytest
 pytest.importorskip("flask", reason="ccg-env serve needs Flask")
 pytest.importorskip("waitress", reason="ccg-env serve needs waitress")
 
-from ccg_env.viewer.server import CONNECTION_LIMIT, MAX_REQUEST_BYTES, THREADS, TOKEN_HEADER  # noqa: E402
+from ccg_env.viewer.request_guard import MAX_REQUEST_BYTES, TOKEN_HEADER  # noqa: E402
+from ccg_env.viewer.server import CONNECTION_LIMIT, THREADS  # noqa: E402
 
 
 def _free_port() -> int:
