@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .cards import CardSet, parse_ability, parse_target
+from .cards import MAX_NAME_CHARS, MAX_TEXT_CHARS, CardSet, parse_ability, parse_target
 from .datafiles import check_keys, config_dir, get_int, read_yaml
 from .definitions import HERO, Ability, CardDef, HeroDef
 from .errors import DataError, shown
@@ -66,6 +66,9 @@ def _text(data: dict, key: str, default: str | None, *, where: dict) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or (key == "name" and not value):
         raise DataError("expected a non-empty name" if key == "name" else "expected text", **where, field=key)
+    limit = MAX_NAME_CHARS if key == "name" else MAX_TEXT_CHARS  # a card's bounds: shown on every board
+    if len(value) > limit:
+        raise DataError(f"{len(value):,} characters, at most {limit} allowed", **where, field=key)
     return value
 
 

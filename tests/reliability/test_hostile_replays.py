@@ -183,3 +183,19 @@ def test_agent_options_refuse_inf_and_nan_at_once(tmp_path, option):
     status, _, err, seconds = run_cli_capped(["play", "--opponent", f"search:{option}"], stdin=b"q\n", timeout=60)
     line = _one_line(err)
     assert status == 2 and "expects a finite number" in line and seconds < 30
+
+
+@pytest.mark.parametrize("text, field", [
+    ("id: zapper\nname: " + "Z" * 61 + "\nclass: mage\npower: {id: zap, name: Zap, abilities: [{effect: damage, "
+     "select: enemy_hero, amount: 1}]}\n", "name"),
+    ("id: zapper\nname: Zapper\nclass: mage\npower: {id: zap, name: " + "Z" * 61 + ", abilities: [{effect: damage, "
+     "select: enemy_hero, amount: 1}]}\n", "name"),
+])
+def test_hero_and_hero_power_names_are_bounded_like_cards(tmp_path, text, field):
+    from ccg_env.engine.heroes import load_heroes
+
+    path = tmp_path / "hero.yaml"
+    path.write_text(text)
+    with pytest.raises(DataError, match="61 characters, at most 60 allowed") as caught:
+        load_heroes([path])
+    assert caught.value.field == field
