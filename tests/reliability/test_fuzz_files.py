@@ -18,6 +18,7 @@ from .fuzzing import ROOT
 SCRIPT = ROOT / "benchmarks" / "fuzz_files.py"
 
 pytest.importorskip("sb3_contrib")
+pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
 
 
 def _load_fuzz_files():

@@ -20,6 +20,7 @@ from .child_process import run_capped
 from .crafted_weights import Storage, Tensor, crafted_archive, raw_archive
 
 pytest.importorskip("sb3_contrib")
+pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
 
 #: The child's address space (torch alone maps about 700 MB) and the peak resident memory a refusal may reach.
 CAP_MB = 1500

@@ -21,6 +21,8 @@ from ccg_env.viewer.replay import MAX_REPLAY_BYTES, load_replay, save_replay
 
 from .child_process import run_cli_capped
 
+pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
+
 ESC = b"\x1b"
 TITLE = "\x1b]0;pwned\x07"  # retitles a terminal window
 CLEAR = "\x1b[2J"  # clears the screen

@@ -22,6 +22,7 @@ import pytest
 
 pytest.importorskip("flask", reason="ccg-env serve needs Flask")
 pytest.importorskip("waitress", reason="ccg-env serve needs waitress")
+pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
 
 from ccg_env.viewer.request_guard import MAX_REQUEST_BYTES, TOKEN_HEADER  # noqa: E402
 from ccg_env.viewer.server import CONNECTION_LIMIT, THREADS  # noqa: E402

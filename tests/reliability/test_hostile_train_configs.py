@@ -16,6 +16,8 @@ import pytest
 from .child_process import run_capped
 from .test_hostile_files import alias_bomb
 
+pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
+
 CAP_MB = 1000
 
 LOAD_ALL = """
