@@ -141,7 +141,10 @@ def _parse_sources(sources: object, where: str) -> dict[str, Any] | None:
     """The recorded data files: ``{"cards": [path, ...], "decks": [spec, ...], "rules": path}``, entries optional."""
     if sources is None:
         return None
-    fits = isinstance(sources, dict) and set(sources) <= set(_SOURCE_KINDS) and all(
+    if not isinstance(sources, dict):
+        raise ValueError(f"replay {where!r}: \"data\" must map cards and decks to lists of paths and rules to a "
+                         f"path, got {shown(sources)}")
+    fits = set(sources) <= set(_SOURCE_KINDS) and all(
         value is None or (_is_path(value) if kind == "rules" else isinstance(value, list) and
                           1 <= len(value) <= MAX_SOURCE_FILES and all(_is_path(item) for item in value))
         for kind, value in sources.items())

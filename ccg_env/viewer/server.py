@@ -251,7 +251,7 @@ def serve(session: PlaySession, port: int = 8765, *, host: str = "127.0.0.1",
           ready: Callable[[str], None] | None = None) -> None:
     """Serve ``session`` on ``host``:``port`` (0 = any free port) with waitress until interrupted; ``ready`` gets the
     URL. A host other than a loopback one is answered too (the person chose to bind it)."""
-    from waitress.server import create_server
+    from waitress.server import create_server  # type: ignore[import-untyped]
 
     hosts = LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else (*LOOPBACK_HOSTS, host.lower())
     server = create_server(create_app(session, hosts=hosts), host=host, port=port, threads=THREADS,
