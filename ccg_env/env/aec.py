@@ -284,7 +284,7 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.core.mode == "draft":  # the phase each info names: "draft" until the battle is dealt
             for info in self.infos.values():
                 info["phase"] = "draft"
-        self._turn, self._paid = -1, False
+        self._turn = -1
         self._note_turn(match)
         self.agent_selection = AGENTS[match.current]
 
@@ -331,13 +331,13 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0.0
         self._note_turn(match)
         if step.result is None and not step.illegal:  # the common step: no reward for anyone
-            if self._paid:
-                self.rewards, self._paid = {name: 0.0 for name in AGENTS}, False
+            if any(self.rewards.values()):  # paid last step (or by a wrapper): this step pays nothing
+                self.rewards = {name: 0.0 for name in AGENTS}
             self.agent_selection = AGENTS[step.current]
             if self.render_mode == "human":
                 self.render()
             return
-        self.rewards, self._paid = dict(zip(AGENTS, step.rewards)), True
+        self.rewards = dict(zip(AGENTS, step.rewards))
         if step.result is None:
             self.agent_selection = AGENTS[step.current]
         else:

@@ -17,6 +17,13 @@ def test_pettingzoo_api_test_passes():
         api_test(env(seed=0), num_cycles=200)
 
 
+def test_pettingzoo_api_test_passes_with_the_shaping_wrapper():
+    """Every step's rewards are that step's alone: the shaping paid on one step is not paid again on the next."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(seed=0, reward_shaping=True), num_cycles=300)
+
+
 def test_pettingzoo_seed_test_passes():
     seed_test(lambda: env(decks="random"), num_cycles=200)
 
