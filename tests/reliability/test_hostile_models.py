@@ -199,14 +199,48 @@ def test_a_hostile_model_file_is_refused_in_one_line_quickly_and_small(outcomes,
     assert unchanged  # nothing written beside the files (the code pickle's marker included)
 
 
-def test_the_shared_reader_refuses_the_same_tricks_for_an_rllib_policy_file(tmp_path):
+def _rllib_file_with(path: Path, weights_of) -> Path:
+    """An RLlib policy file of a small module whose weights.pt is ``weights_of(state_dict)`` (checksum fixed)."""
+    import hashlib
+
+    from ccg_env.rllib.config import main_module_spec
+    from ccg_env.rllib.env import CcgMultiAgentEnv
+    from ccg_env.rllib.policy_file import save_policy_file
+
+    env = CcgMultiAgentEnv()
+    spec = main_module_spec((8,))
+    spec.observation_space, spec.action_space = env.observation_spaces["player_0"], env.action_spaces["player_0"]
+    module = spec.build()
+    honest = save_policy_file(path.with_suffix(".honest.ccgrllib"), module, env.core)
+    with zipfile.ZipFile(honest) as archive:
+        document = json.loads(archive.read("metadata.json"))
+    weights = weights_of({key: value.detach().clone() for key, value in module.state_dict().items()})
+    document["weights_sha256"] = hashlib.sha256(weights).hexdigest()
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("metadata.json", json.dumps(document))
+        archive.writestr("weights.pt", weights)
+    return path
+
+
+def test_an_rllib_policy_file_goes_through_the_same_reader(tmp_path):
     pytest.importorskip("ray")
     from ccg_env.model_file import ModelFileError
-    from ccg_env.tensor_file import load_tensors
+    from ccg_env.rllib.policy_file import load_policy_file
 
-    one = Storage("0", 1, 4)
+    def expanded(state: dict) -> bytes:
+        one = Storage("0", 1, 4)
+        return crafted_archive({key: Tensor(one, 0, tuple(value.shape), (0,) * value.dim())
+                                for key, value in state.items()}, [one])
+
+    def with_nan(state: dict) -> bytes:
+        key = next(k for k, v in state.items() if v.is_floating_point() and v.numel() > 1)
+        state[key].view(-1)[0] = float("nan")
+        return _saved(state)
+
     with pytest.raises(ModelFileError, match="only contiguous tensors are read"):
-        load_tensors(crafted_archive({"w": Tensor(one, 0, (4096, 4096), (0, 0))}, [one]), "x.ccgrllib: weights.pt")
+        load_policy_file(_rllib_file_with(tmp_path / "expanded.ccgrllib", expanded))
+    with pytest.raises(ModelFileError, match="holds nan or inf"):
+        load_policy_file(_rllib_file_with(tmp_path / "nan.ccgrllib", with_nan))
 
 
 def test_a_pickled_object_is_not_what_makes_these_fail(tmp_path):
