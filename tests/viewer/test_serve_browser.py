@@ -144,3 +144,23 @@ def test_a_reloaded_page_shows_the_whole_game_log(browser, served):
     lines = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
     assert lines[0] == "The game begins" and "You keep your opening hand" in lines  # the button ends the mulligan
     assert lines.count("The game begins") == 1
+
+
+def test_a_click_on_a_board_that_has_moved_on_is_refused_and_the_page_catches_up(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, session = served
+    browser.get(url + "/")
+    _wait_for_version_change(browser, None)
+    shown = browser.find_element(By.TAG_NAME, "body").get_attribute("data-version")
+    with session.lock:  # another tab ends the mulligan: the page still shows the state before
+        session.act(next(i for i in session.legal_ids() if session.codec.decode(session.game, i).kind.value
+                         == "end_turn"), session.version)
+    moved_on, choices = session.version, len(session.choices)
+    browser.find_element(By.ID, "end-turn").click()  # chosen on the old state: refused, not applied to this one
+    WebDriverWait(browser, 30).until(
+        lambda b: "the game has moved on" in b.find_element(By.ID, "message").text)
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-version") == str(moved_on) != shown
+    assert len(session.choices) == choices and session.version == moved_on
+    _check_board(browser, session)
