@@ -63,8 +63,8 @@ from .core import Match, Step
 from .draft_play import Drafter, make_drafter
 from .duel import Duel, DuelSetup, Opponent, make_opponent
 from .gym_env import CcgDuelEnv
-
 from .registration import DRAFT_ENV_ID
+
 _MAX_SEED: Final = 2**63 - 1
 
 
