@@ -1,10 +1,10 @@
 """Reading a model file's ``weights.pt`` (``torch.save`` of plain tensors) without trusting it: one reader for both
 model formats (:mod:`ccg_env.saved_policy` and :mod:`ccg_env.rllib.policy_file`).
 
-Before ``torch.load`` runs, :func:`scan_tensors` walks the archive's pickle opcodes (every declared length must be
-present) and reads it with a stand-in unpickler that builds nothing: every storage must be an uncompressed record of exactly its declared size, and every tensor a contiguous
-view inside its storage (no stride or expand tricks that make a few bytes stand for a huge tensor), with the total
-number of elements bounded. Only then does ``torch.load(weights_only=True)`` read it, and floating tensors holding
+Before ``torch.load`` runs, :func:`scan_tensors` walks the archive's pickle opcodes (every length they declare must
+be present) and reads it with a stand-in unpickler that builds nothing: every storage must be an uncompressed record
+of exactly its declared size, and every tensor a contiguous view inside its storage (no stride or expand tricks
+that make a few bytes stand for a huge tensor), with the total number of elements bounded. Only then does ``torch.load(weights_only=True)`` read it, and floating tensors holding
 ``nan`` or ``inf`` are refused (:func:`load_tensors`). :func:`check_module_size` bounds the module a file's metadata
 describes (its state dict built on torch's meta device) before it is built for real.
 """
@@ -37,11 +37,15 @@ ELEMENT_BYTES = {"FloatStorage": 4, "DoubleStorage": 8, "HalfStorage": 2, "BFloa
 
 @dataclass(frozen=True)
 class _StorageType:
+    """Stands for a storage class the pickle names (``torch.FloatStorage``...)."""
+
     name: str
 
 
 @dataclass(frozen=True)
 class _Storage:
+    """Stands for a storage the pickle references: its class, its record's key and its declared elements."""
+
     kind: str
     key: str
     numel: int
