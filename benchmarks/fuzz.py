@@ -38,7 +38,8 @@ After every action the fuzzer checks:
 A failing game is written to ``fuzz-failures/<seed>.json`` with the seed, decks, policy, logging flag and
 the choices as ``[kind, source, target]``; :func:`replay` (``--replay``, ``tests/reliability/test_replay.py``)
 plays it again with the same checks, which draw their samples from the seed, so the failure comes back.
-Figures (actions/s, totals) are printed, never asserted.
+Figures (actions/s, totals) are printed, never asserted. Files from others (model files, replays, training
+configs) have their own fuzzer, ``benchmarks/fuzz_files.py``.
 """
 
 from __future__ import annotations
