@@ -19,9 +19,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-#: How long a node may take to come up on a loaded 2-core machine.
+#: How long a node may take to come up on a loaded 2-core machine, and how many times it is tried.
 START_SECONDS = 120
+START_ATTEMPTS = 3
 BIN = Path(sys.executable).parent
 
 
@@ -65,44 +67,63 @@ class LocalCluster:
     def temp_dir(self) -> Path:
         return self.root / "ray"
 
+    def node_temp_dir(self, name: str) -> Path:
+        """A node's temp folder: the head's under ``RAY_TMPDIR`` (where ``--address auto`` reads its address), each
+        other node's its own (nodes on one host sharing one would unpack a job's working dir over each other)."""
+        return self.temp_dir if name == "head" else self.root / name
+
     def start_head(self, num_cpus: int, dashboard: bool = False) -> None:
         """``ray start --head`` with ``num_cpus`` CPUs (and the dashboard, for ``ray job submit``)."""
-        args = ["--head", f"--port={self.port}", f"--ray-client-server-port={free_port()}"]
-        if dashboard:
+        def head_args() -> list[str]:
+            self.port = free_port()
+            args = ["--head", f"--port={self.port}", f"--ray-client-server-port={free_port()}"]
+            if not dashboard:
+                return [*args, "--include-dashboard=false"]
             self.dashboard_port = free_port()
-            args += ["--include-dashboard=true", "--dashboard-host=127.0.0.1", f"--dashboard-port={self.dashboard_port}"]
-        else:
-            args += ["--include-dashboard=false"]
-        self._start("head", args, num_cpus, {})
+            return [*args, "--include-dashboard=true", "--dashboard-host=127.0.0.1",
+                    f"--dashboard-port={self.dashboard_port}"]
+
+        self._start("head", head_args, num_cpus, {})
 
     def add_node(self, num_cpus: int, resources: dict[str, float]) -> None:
         """``ray start --address`` of a worker node with ``num_cpus`` CPUs and custom ``resources``."""
-        self._start(f"node{len(self.nodes)}", [f"--address={self.address}"], num_cpus, resources)
+        self._start(f"node{len(self.nodes)}", lambda: [f"--address={self.address}"], num_cpus, resources)
 
-    def _start(self, name: str, args: list[str], num_cpus: int, resources: dict[str, float]) -> None:
-        log = self.root / f"{name}.log"
-        self.logs.append(log)
-        command = [str(BIN / "ray"), "start", "--block", *args, f"--num-cpus={num_cpus}", "--num-gpus=0",
-                   f"--resources={json.dumps(resources)}", f"--temp-dir={self.temp_dir}",
-                   f"--dashboard-agent-listen-port={free_port()}", f"--metrics-export-port={free_port()}",
-                   f"--object-store-memory={100 * 1024 * 1024}", "--disable-usage-stats"]
-        with log.open("wb") as output:
-            self.nodes.append(subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=self.env,
-                                               start_new_session=True))
-        self.wait_for_nodes(len(self.nodes))
+    def _start(self, name: str, node_args: Callable[[], list[str]], num_cpus: int,
+               resources: dict[str, float]) -> None:
+        """Start a node, and once more if it dies starting (Ray gives a node 30 s to register, which a loaded
+        machine can miss)."""
+        for attempt in range(START_ATTEMPTS):
+            log = self.root / f"{name}-{attempt}.log"
+            self.logs.append(log)
+            command = [str(BIN / "ray"), "start", "--block", *node_args(), f"--num-cpus={num_cpus}", "--num-gpus=0",
+                       f"--resources={json.dumps(resources)}", f"--temp-dir={self.node_temp_dir(name)}",
+                       f"--dashboard-agent-listen-port={free_port()}", f"--metrics-export-port={free_port()}",
+                       f"--object-store-memory={100 * 1024 * 1024}", "--disable-usage-stats"]
+            with log.open("wb") as output:
+                node = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=self.env,
+                                        start_new_session=True)
+            self.nodes.append(node)
+            if self.wait_for_nodes(len(self.nodes)):
+                return
+            _signal_group(node, signal.SIGKILL)
+            node.wait(timeout=30)
+            self.nodes.remove(node)
+        raise RuntimeError(f"the local Ray cluster did not reach {len(self.nodes) + 1} nodes:\n{self.log_tail()}")
 
-    def wait_for_nodes(self, count: int) -> None:
-        """Wait until ``ray status`` sees ``count`` nodes alive (raise with the logs after START_SECONDS)."""
+    def wait_for_nodes(self, count: int) -> bool:
+        """Wait until ``ray status`` sees ``count`` nodes alive: True, or False once a node process has ended or
+        START_SECONDS have passed."""
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if any(node.poll() is not None for node in self.nodes):
-                break
+                return False
             status = subprocess.run([str(BIN / "ray"), "status", f"--address={self.address}"], env=self.env,
                                     capture_output=True, text=True, timeout=60)
             if status.returncode == 0 and status.stdout.count(" node_") >= count:
-                return
+                return True
             time.sleep(2)
-        raise RuntimeError(f"the local Ray cluster did not reach {count} nodes:\n{self.log_tail()}")
+        return False
 
     def log_tail(self, lines: int = 30) -> str:
         """The last lines of every node's log, to read when a start fails."""
@@ -110,7 +131,7 @@ class LocalCluster:
                          for log in self.logs if log.is_file())
 
     def stop(self) -> None:
-        """Stop the nodes started here (their process groups) and any Ray worker left under the temp folder."""
+        """Stop the nodes started here (their process groups) and any Ray worker left naming the cluster's folder."""
         for node in reversed(self.nodes):
             _signal_group(node, signal.SIGTERM)
         for node in reversed(self.nodes):
@@ -119,7 +140,7 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 _signal_group(node, signal.SIGKILL)
                 node.wait(timeout=30)
-        for pid in processes_naming(str(self.temp_dir)):
+        for pid in processes_naming(str(self.root)):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:

@@ -2,14 +2,15 @@
 ``ray start`` cluster with token authentication, joined with ``--address`` and through ``ray job submit``.
 
 Each run is a shrunk ``rllib_selfplay`` (the warm start, the league, evaluations and checkpoints, on tiny batches)
-in a process of its own, which starts (or joins) Ray as a user's would and stops it.
+in a process of its own, which starts (or joins) Ray as a user's would and stops it. One cluster serves the module;
+the run without ``--address`` runs beside it, to show that it starts a Ray of its own.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ require_rllib()
 from ccg_env.rllib.policy_file import read_policy_file  # noqa: E402
 from tests.rllib.ray_cluster import BIN, LocalCluster, cluster_env, new_token_file, short_temp_root  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
 #: One run's limit: a private Ray's start, a tiny warm start, 2-4 iterations and their evaluations.
 RUN_SECONDS = 420
 #: ``rllib_selfplay`` shrunk: 2 games x 32 steps per runner and round, 2-game evaluations, small slot module.
@@ -42,7 +44,8 @@ def ccg_env_train(runs: Path, name: str, *settings: str, address: str | None = N
     if address:
         command += ["--address", address]
     done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_SECONDS, env=env)
-    assert done.returncode == 0, f"ccg-env train failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}"
+    assert done.returncode == 0, (f"ccg-env train failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
+                                  f"{done.stderr[-6000:]}")
     return done
 
 
@@ -51,11 +54,42 @@ def rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(file))
 
 
-def test_two_env_runners_through_the_cli_then_a_resume_that_keeps_the_history(tmp_path):
+@pytest.fixture(scope="module")
+def two_nodes():
+    """A head node with the dashboard (1 CPU) and a second node whose resource ``ccg_runner_node`` only it has."""
+    root = short_temp_root()
+    cluster = LocalCluster(root, cluster_env(root, new_token_file(root)))
+    try:
+        cluster.start_head(num_cpus=1, dashboard=True)
+        cluster.add_node(num_cpus=2, resources={"ccg_runner_node": 2})
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def node_ids(two_nodes) -> dict[str, str]:
+    """Node id of the head (``"head"``) and of the node with ``ccg_runner_node`` (``"runner"``), asked of Ray."""
+    cluster = two_nodes
+    script = ("import json, ray; ray.init(address=%r, log_to_driver=False); "
+              "print(json.dumps([[n['NodeID'], 'ccg_runner_node' in n['Resources']] for n in ray.nodes() "
+              "if n['Alive']])); ray.shutdown()" % cluster.address)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=cluster.env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return {("runner" if runner else "head"): node for node, runner in found}
+
+
+def test_two_env_runners_through_the_cli_then_a_resume_that_keeps_the_history(two_nodes, node_ids, tmp_path):
+    """Without ``--address`` the run starts a Ray of its own, although a cluster runs on this machine (``ray start``
+    wrote its address where ``ray.init()`` would look, and the token is the cluster's)."""
     run = tmp_path / "duo"
-    ccg_env_train(tmp_path, "duo", "rllib={num_env_runners: 2, num_learners: 0}")
+    ccg_env_train(tmp_path, "duo", "rllib={num_env_runners: 2, num_learners: 0}", env=two_nodes.env)
     runners = json.loads((run / "runners.json").read_text())
     assert [runner["runner"] for runner in runners] == [1, 2], "the samples did not come from two env runners"
+    assert not {runner["node_id"] for runner in runners} & set(node_ids.values()), "the run joined the cluster"
     first_eval, first_progress = rows(run / "eval.csv"), rows(run / "progress.csv")
     imitation = (run / "imitation.csv").read_text()
     steps = [int(row["timesteps"]) for row in first_progress]  # RLlib may sample a step or two past a round
@@ -65,7 +99,7 @@ def test_two_env_runners_through_the_cli_then_a_resume_that_keeps_the_history(tm
     best_before = read_policy_file(run / "best_model.ccgrllib")[0]["source"]["timesteps"]
 
     ccg_env_train(tmp_path, "duo", f"rllib={{num_env_runners: 2, resume_from: {run / 'model'}}}",
-                  "total_timesteps=512")
+                  "total_timesteps=512", env=two_nodes.env)
     every_eval, progress = rows(run / "eval.csv"), rows(run / "progress.csv")
     assert every_eval[:len(first_eval)] == first_eval, "the resumed run rewrote the first run's evaluations"
     assert progress[:2] == first_progress
@@ -93,37 +127,11 @@ def test_a_run_that_cannot_start_deletes_nothing(tmp_path):
     assert (run / "eval.csv").read_text() == "timesteps,seconds,opponent\n"
 
 
-@pytest.fixture(scope="module")
-def two_nodes():
-    """A head node with the dashboard (1 CPU) and a second node whose resource ``ccg_runner_node`` only it has."""
-    root = short_temp_root()
-    cluster = LocalCluster(root, cluster_env(root, new_token_file(root)))
-    try:
-        cluster.start_head(num_cpus=1, dashboard=True)
-        cluster.add_node(num_cpus=2, resources={"ccg_runner_node": 2})
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-def node_ids(cluster: LocalCluster) -> dict[str, str]:
-    """Node id of the head (``"head"``) and of the node with ``ccg_runner_node`` (``"runner"``), asked of Ray."""
-    script = ("import json, ray; ray.init(address=%r, log_to_driver=False); "
-              "print(json.dumps([[n['NodeID'], 'ccg_runner_node' in n['Resources']] for n in ray.nodes() "
-              "if n['Alive']])); ray.shutdown()" % cluster.address)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env=cluster.env)
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
-    return {("runner" if runner else "head"): node for node, runner in found}
-
-
 ON_NODE_2 = "rllib={num_env_runners: 1, runner_resources: {ccg_runner_node: 1}}"
 
 
-def test_a_run_on_a_two_node_cluster_samples_on_the_second_node(two_nodes, tmp_path):
-    cluster = two_nodes
-    nodes = node_ids(cluster)
+def test_a_run_on_a_two_node_cluster_samples_on_the_second_node(two_nodes, node_ids, tmp_path):
+    cluster, nodes = two_nodes, node_ids
     ccg_env_train(tmp_path, "cluster", ON_NODE_2, "total_timesteps=64", "eval_every=64", address="auto",
                   env=cluster.env)
     run = tmp_path / "cluster"
@@ -132,23 +140,19 @@ def test_a_run_on_a_two_node_cluster_samples_on_the_second_node(two_nodes, tmp_p
     assert int(rows(run / "progress.csv")[-1]["timesteps"]) >= 64
     assert rows(run / "eval.csv")[-1]["opponent"] == "heuristic" and (run / "model.ccgrllib").is_file()
 
-    # the same run as a Ray job: the driver runs on the head, joins with --address auto, samples on node 2
-    entrypoint = [str(BIN / "ccg-env"), "train", "--backend", "rllib", "--config", "rllib_selfplay", "--address", "auto"]
+    # the same run as a Ray job: its working dir carries the config, the driver runs on the head and joins with
+    # --address auto, the runner samples on node 2, the run folder is an absolute path on the head
+    job_dir = tmp_path / "job_dir"
+    job_dir.mkdir()
+    (job_dir / "my_cluster.yaml").write_text((ROOT / "configs/train/rllib_selfplay.yaml").read_text())
+    entrypoint = [str(BIN / "ccg-env"), "train", "--backend", "rllib", "--config", "my_cluster.yaml",
+                  "--address", "auto"]
     for setting in (*SHRUNK, f"runs_dir={tmp_path}", "name=job", ON_NODE_2, "total_timesteps=64", "eval_every=64"):
         entrypoint += ["--set", setting]
-    done = subprocess.run([str(BIN / "ray"), "job", "submit", "--address", cluster.dashboard, "--", *entrypoint],
+    done = subprocess.run([str(BIN / "ray"), "job", "submit", "--address", cluster.dashboard, "--working-dir",
+                           str(job_dir), "--", *entrypoint],
                           capture_output=True, text=True, timeout=RUN_SECONDS, env=cluster.env)
     assert done.returncode == 0 and "succeeded" in done.stdout, f"{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     runners = json.loads((tmp_path / "job" / "runners.json").read_text())
     assert [runner["node_id"] for runner in runners] == [nodes["runner"]]
     assert (tmp_path / "job" / "model.ccgrllib").is_file()
-
-
-def test_without_address_a_run_starts_its_own_ray_beside_a_cluster(two_nodes, tmp_path):
-    """``ray start`` runs a cluster on this machine; a run without ``--address`` does not join it."""
-    cluster = two_nodes
-    ccg_env_train(tmp_path, "private", "rllib={num_env_runners: 0}", "total_timesteps=64", "eval_every=64",
-                  "imitation={}", env=cluster.env)
-    runners = json.loads((tmp_path / "private" / "runners.json").read_text())
-    assert runners[0]["node_id"] not in node_ids(cluster).values()
-
