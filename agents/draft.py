@@ -10,7 +10,10 @@ need (:func:`agents.card_value.curve_need`) says how far the deck so far lags be
 card's cost, and a card that would take its cost bucket past the curve's whole-deck target pays OVER_PENALTY per
 card too many; ties go to the first offered card. The deck builder (:func:`build_deck`) drafts the same
 way with every eligible card offered at once (neutral and the hero's class, below the copy limit), so it writes
-a legal deck for every class and strategy; ``seed`` adds a small jitter to the scores for variety.
+a legal deck for every class and strategy; its first CLASS_CARDS picks are offered only the hero's class cards,
+so a class deck holds at least that many of them (as many as the class has, if fewer), as the packaged class
+decks do. The card value alone would leave them out: a class's cards are mostly fair-valued cards among over a
+hundred neutral ones. ``seed`` adds a small jitter to the scores for variety.
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ import yaml
 
 from ccg_env.engine.decks import Deck
 from ccg_env.engine.draft import DraftView, draft_pool
+from ccg_env.engine.vocabulary import CardClass
 
 from .card_value import CURVES, bucket, card_value, curve_need, is_aggressive, is_defensive
 
 if TYPE_CHECKING:
     from ccg_env.engine import CardDef, CardSet, Rules
-    from ccg_env.engine.vocabulary import CardClass
 
 #: Weight of one missing card of a cost bucket against one point of card value.
 CURVE_WEIGHT: Final = 1.5
@@ -38,6 +41,8 @@ STYLE_BONUS: Final = 1.5
 #: Jitter of the builder's scores with a seed (uniform in +-JITTER).
 JITTER: Final = 1.0
 STRATEGIES: Final = tuple(CURVES)
+#: Class cards a built deck of a class holds at least (the packaged class decks hold 8 to 10).
+CLASS_CARDS: Final = 8
 
 
 def draft_score(card: CardDef, picked_costs: Sequence[int], deck_size: int, strategy: str = "curve",
@@ -83,7 +88,7 @@ class HeuristicDrafter:
 
 def build_deck(cards: CardSet, rules: Rules, hero: CardClass, strategy: str = "curve", seed: int | None = None,
                name: str | None = None) -> Deck:
-    """A legal deck for ``hero`` built greedily by draft score with every eligible card on offer.
+    """A legal deck for ``hero`` built greedily by draft score, its class cards first (module documentation).
 
     Raises:
         ValueError: an unknown strategy, or too few eligible cards for a legal deck.
@@ -94,13 +99,16 @@ def build_deck(cards: CardSet, rules: Rules, hero: CardClass, strategy: str = "c
     if len(pool) * rules.max_copies < rules.deck_size:
         raise ValueError(f"a {hero.value} deck can use {len(pool)} cards with at most {rules.max_copies} copies "
                          f"each: fewer than the {rules.deck_size} a deck needs")
+    class_pool = [card for card in pool if card.card_class is hero and hero is not CardClass.NEUTRAL]
+    class_picks = min(CLASS_CARDS, len(class_pool) * rules.max_copies, rules.deck_size)
     jitter = random.Random(seed) if seed is not None else None
     noise = {card.id: jitter.uniform(-JITTER, JITTER) if jitter else 0.0 for card in pool}
     picks: list[CardDef] = []
     counts: dict[str, int] = {}
     while len(picks) < rules.deck_size:
         costs = [card.cost for card in picks]
-        open_cards = [card for card in pool if counts.get(card.id, 0) < rules.max_copies]
+        offered = class_pool if len(picks) < class_picks else pool
+        open_cards = [card for card in offered if counts.get(card.id, 0) < rules.max_copies]
         best = max(open_cards, key=lambda c: draft_score(c, costs, rules.deck_size, strategy, cards) + noise[c.id])
         picks.append(best)
         counts[best.id] = counts.get(best.id, 0) + 1

@@ -7,10 +7,10 @@ import pytest
 import yaml
 
 from agents.card_value import CURVES, bucket, card_value, curve_need
-from agents.draft import build_deck, deck_yaml, heuristic_pick
+from agents.draft import CLASS_CARDS, build_deck, deck_yaml, heuristic_pick
 from agents.heuristic import HeuristicAgent
 from agents.random_agent import RandomAgent
-from ccg_env.engine import CardClass, Rules, default_cards
+from ccg_env.engine import CardClass, CardSet, Rules, default_cards
 from ccg_env.engine.decks import parse_deck
 from ccg_env.engine.draft import Draft, DraftView
 from ccg_env.env.core import EnvCore
@@ -91,6 +91,22 @@ def test_every_built_deck_validates(hero, strategy):
     loaded = parse_deck(yaml.safe_load(deck_yaml(deck)), CARDS, RULES, source="<built>")
     assert loaded.hero is hero and sorted(loaded.cards) == sorted(deck.cards) and len(deck.cards) == 30
     assert all(CARDS[i].card_class in (CardClass.NEUTRAL, hero) for i in deck.cards)
+
+
+CLASS_HEROES = [hero for hero in CardClass if hero is not CardClass.NEUTRAL]
+
+
+@pytest.mark.parametrize("hero", CLASS_HEROES)
+@pytest.mark.parametrize("strategy", ["curve", "aggro", "control"])
+def test_a_built_class_deck_holds_its_class_cards(hero, strategy):
+    deck = build_deck(CARDS, RULES, hero, strategy, seed=3)
+    assert sum(1 for i in deck.cards if CARDS[i].card_class is hero) >= CLASS_CARDS
+
+
+def test_a_class_with_few_cards_gives_the_deck_all_it_has():
+    few = [card for card in CARDS.values() if card.card_class is not CardClass.MAGE or card.id == "pyroblast"]
+    deck = build_deck(CardSet({card.id: card for card in few}, ()), RULES, CardClass.MAGE, "aggro")
+    assert deck.cards.count("pyroblast") == RULES.max_copies
 
 
 def test_strategies_shape_the_curve_and_the_seed_varies_the_deck():
