@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import ccg_env.rllib
+from ccg_env.rllib.settings import RLlibSettings
 from ccg_env.training.train_config import TrainConfig
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ray") is not None,
@@ -44,8 +45,9 @@ def test_rllib_config_keys_are_checked_without_ray():
         TrainConfig(backend="rllib", opponent="league", league={"heuristic": 0.5})
     with pytest.raises(ValueError, match="share_encoder must be true or false"):
         TrainConfig(backend="rllib", rllib={"share_encoder": "yes"})
-    with pytest.raises(ValueError, match="play_forced must be true or false, got 1"):
-        TrainConfig(backend="rllib", rllib={"play_forced": 1})
+    with pytest.raises(ValueError, match="rllib: play_forced was removed .* got True: drop the key"):
+        TrainConfig(backend="rllib", rllib={"play_forced": True})
+    assert RLlibSettings.from_dict({"play_forced": False}) == RLlibSettings()  # its off value still loads
     for resources in ({"node_a": 0}, ["node_a"], {"node_a": True}):
         with pytest.raises(ValueError, match="runner_resources must be a mapping of resource names to amounts > 0"):
             TrainConfig(backend="rllib", rllib={"runner_resources": resources})

@@ -28,14 +28,8 @@ agent name (``"heuristic"``, ``"random"``, ``"search"``) seats that agent, which
 episode), so that a policy mapping function can always map it to the trained module. :meth:`set_opponents`
 changes the weights while training (the league callback does, on every env runner).
 
-Forced moves (``play_forced``, off by default): when the agent on turn has exactly one legal move (an end of turn
-with nothing else to do, about a fifth of all decisions in heuristic play), the env plays it itself and goes on to
-the next real choice, so that every step a learner samples is a decision. The game is the same; only the steps
-that could not go otherwise are not shown.
-
 Configuration (``env_config`` keys): ``rules``, ``cards``, ``decks`` (two decks or ``"random"``), ``turn_limit``,
-``illegal_action`` (``"forfeit"``), ``illegal_reward`` (-0.1), ``opponents`` (``{"self": 1.0}``), ``play_forced``
-(false), ``seed``.
+``illegal_action`` (``"forfeit"``), ``illegal_reward`` (-0.1), ``opponents`` (``{"self": 1.0}``), ``seed``.
 """
 
 from __future__ import annotations
@@ -55,8 +49,7 @@ AGENTS = ("player_0", "player_1")
 #: The learner's agent id by seat in a game against a scripted agent.
 LEARNERS = ("learner_0", "learner_1")
 SELF_PLAY = "self"
-_CONFIG_KEYS = ("rules", "cards", "decks", "turn_limit", "illegal_action", "illegal_reward", "opponents",
-                "play_forced", "seed")
+_CONFIG_KEYS = ("rules", "cards", "decks", "turn_limit", "illegal_action", "illegal_reward", "opponents", "seed")
 _MAX_SEED = 2**63 - 1
 
 
@@ -118,9 +111,6 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         self._mask = np.zeros(self.core.size, dtype=np.int8)
         self._write_mask = self.core.mask_writer(self._mask)
         self._rng = random.Random(config.get("seed"))
-        self.play_forced = config.get("play_forced", False)
-        if not isinstance(self.play_forced, bool):
-            raise ValueError(f"CcgMultiAgentEnv config: play_forced must be true or false, got {self.play_forced!r}")
         self._scripted: dict[str, Opponent] = {}
         self.set_opponents(config.get("opponents", {SELF_PLAY: 1.0}))
         self.game: Game | None = None
@@ -187,20 +177,10 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         return self._on_turn(), self._zero_rewards(), {"__all__": False}, {"__all__": False}, {}
 
     def _advance(self) -> None:
-        """Let the scripted seat play and (``play_forced``) play every only legal move, until a learning agent has
-        a choice or the game is over; keep that choice's legal ids for :meth:`_on_turn`."""
+        """Let the scripted seat play until a learning agent is on turn or the game is over; the legal ids of the
+        new position are found by :meth:`_on_turn`."""
         self._play_scripted()
         self._legal = {}
-        if not self.play_forced:
-            return
-        game, core = self.game, self.core
-        while game.state.result is None:
-            legal = core.legal(game)
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            core.play(game, next(iter(legal)), legal)
-            self._play_scripted()
 
     def _play_scripted(self) -> None:
         """Let the scripted seat (if any) play until the learner is on turn or the game is over."""
@@ -225,7 +205,7 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         """The observation of the agent on turn (and its legal ids, kept for the next step)."""
         game = self.game
         seat = game.state.current
-        if not self._legal:  # kept by _advance when it looked for forced moves
+        if not self._legal:  # found once per position (an ignored illegal id leaves the position as it was)
             self._legal = self.core.legal(game)
         self._writers[seat](game, seat, self._legal.values())
         self._write_mask.write(self._legal)

@@ -72,6 +72,10 @@ class LeagueSettings:
             raise ValueError(f"{where}: self_play is 1, so the scripted agents would never play; lower it")
 
 
+#: ``rllib:`` options taken out after they measured no gain (docs/training.md) -> their "off" value, still accepted.
+REMOVED_RLLIB_OPTIONS = {"play_forced": False}
+
+
 @dataclass(frozen=True)
 class RLlibSettings:
     """The ``rllib:`` mapping of a training config: where sampling and learning run."""
@@ -90,15 +94,15 @@ class RLlibSettings:
     """env steps per iteration (default: ``n_steps * num_envs * max(1, num_env_runners)``)"""
     share_encoder: bool = True
     """one MLP encoder for the policy and value heads (false: one each, twice the first layer's cost)"""
-    play_forced: bool = False
-    """the env plays a learner's only legal move itself (an end of turn with nothing else to do), so that every
-    sampled step is a decision (``CcgMultiAgentEnv``'s ``play_forced``)"""
     resume_from: Union[str, None] = None
     """a checkpoint folder of an earlier run (``<run>/checkpoints/iter_<n>``) to continue from"""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], where: str = "rllib") -> RLlibSettings:
         """Validate a mapping of settings; errors name ``where`` and the key."""
+        from ..training.checks import without_removed
+
+        values = without_removed(values, REMOVED_RLLIB_OPTIONS, where)
         _reject_unknown_keys(cls, values, where)
         settings = cls(**values)
         for name in ("num_env_runners", "num_learners"):
@@ -118,9 +122,8 @@ class RLlibSettings:
         batch = settings.train_batch_size
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise ValueError(f"{where}: train_batch_size must be a whole number >= 1 or null, got {batch!r}")
-        for name in ("share_encoder", "play_forced"):
-            if not isinstance(getattr(settings, name), bool):
-                raise ValueError(f"{where}: {name} must be true or false, got {getattr(settings, name)!r}")
+        if not isinstance(settings.share_encoder, bool):
+            raise ValueError(f"{where}: share_encoder must be true or false, got {settings.share_encoder!r}")
         if settings.resume_from is not None and not isinstance(settings.resume_from, str):
             raise ValueError(f"{where}: resume_from must be a checkpoint folder path, got {settings.resume_from!r}")
         return settings

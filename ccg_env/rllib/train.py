@@ -75,8 +75,6 @@ def env_config(config: TrainConfig) -> dict[str, Any]:
               "seed": config.seed}
     if config.opponent not in ("league", "self"):
         values["opponents"] = {config.opponent: 1.0}
-    if RLlibSettings.from_dict(config.rllib, "train config: rllib").play_forced:
-        values["play_forced"] = True
     return {key: value for key, value in values.items() if value is not None}
 
 

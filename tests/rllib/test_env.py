@@ -100,32 +100,9 @@ def test_raise_mode_and_bad_actions_name_the_problem():
         CcgMultiAgentEnv({"opponents": {"nobody": 1.0}})
 
 
-def test_with_play_forced_every_step_is_a_choice_of_two_or_more_and_the_games_still_end():
-    for opponents in ({"self": 1.0}, {"heuristic": 1.0}):
-        env = CcgMultiAgentEnv({"play_forced": True, "opponents": opponents, "seed": 5})
-        rng, outcomes, shown = np.random.default_rng(5), set(), []
-        for game_index in range(6):
-            _, rewards, _, _, infos = _play_random_game(env, rng, seed=game_index, choices_shown=shown)
-            assert sum(rewards.values()) == 0.0 or len(rewards) == 1
-            outcomes.update(info["outcome"] for info in infos.values())
-        assert min(shown) >= 2, f"a forced move was shown ({opponents})"
-        assert "win" in outcomes or "loss" in outcomes
-
-
-def test_without_play_forced_the_only_legal_move_is_still_shown():
+def test_an_only_legal_move_is_shown_like_any_other():
     shown = []
     _play_random_game(CcgMultiAgentEnv({"seed": 5}), np.random.default_rng(5), seed=0, choices_shown=shown)
     assert 1 in shown
-
-
-def test_play_forced_must_be_true_or_false():
-    with pytest.raises(ValueError, match="play_forced must be true or false, got 'yes'"):
-        CcgMultiAgentEnv({"play_forced": "yes"})
-
-
-def test_a_training_config_turns_play_forced_on_under_its_rllib_settings():
-    from ccg_env.rllib.train import env_config
-    from ccg_env.training.train_config import TrainConfig
-
-    assert env_config(TrainConfig(backend="rllib", rllib={"play_forced": True}))["play_forced"] is True
-    assert "play_forced" not in env_config(TrainConfig(backend="rllib"))
+    with pytest.raises(ValueError, match=r"unknown keys \['play_forced'\]"):  # the experiment's option is gone
+        CcgMultiAgentEnv({"play_forced": True})
