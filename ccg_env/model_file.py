@@ -19,12 +19,14 @@ This module is plain Python (no torch): it reads, writes and validates the conta
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
 import math
 import re
 import zipfile
+import zlib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
@@ -331,13 +333,23 @@ def model_kind(path: str | Path) -> str:
 
 
 def _read_member(archive: zipfile.ZipFile, name: str, limit: int, where: str) -> bytes:
+    """Member ``name``'s bytes, at most ``limit`` of them, whatever size its zip header states (the header is part
+    of the file, so it may understate the size): read up to one byte past the limit, then checked against the header's
+    size and CRC-32."""
     info = archive.getinfo(name)
     if info.file_size > limit:
         raise ModelFileError(f"{where}: {name} is {info.file_size:,} bytes, over the limit of {limit:,}")
-    with archive.open(info) as handle:
+    bounded = copy.copy(info)
+    bounded.file_size = limit + 1  # zipfile stops reading at the stated size; this reads what is there instead
+    del bounded.CRC  # zipfile would check it on the first limit + 1 bytes: checked below on what was read
+    with archive.open(bounded) as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
-        raise ModelFileError(f"{where}: {name} is over the limit of {limit:,} bytes")
+        raise ModelFileError(f"{where}: {name} holds more than the limit of {limit:,} bytes (its zip header says "
+                             f"{info.file_size:,})")
+    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+        raise ModelFileError(f"{where}: {name} does not match its zip header ({len(data):,} bytes read, "
+                             f"{info.file_size:,} stated, or another CRC-32): the file is damaged or edited")
     return data
 
 
