@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -346,8 +347,19 @@ def run_arena(args: argparse.Namespace) -> int:
     if result.replays:
         folders = list(dict.fromkeys(str(Path(path).parent) for path in result.replays))
         print(f"sample games (the first {min(args.save_games, args.games)} of each pair) written to "
-              f"{', '.join(f'{folder}/' for folder in folders)}; open one with 'ccg-env view {result.replays[0]}'")
+              f"{', '.join(f'{folder}/' for folder in folders)}; open one with: {view_command(result.replays[0])}")
     return 0
+
+
+def view_command(replay_path: str) -> str:
+    """The ``ccg-env view`` command line that opens a replay file, with the data options the file records."""
+    from ccg_env.viewer.replay import load_replay
+
+    words = ["ccg-env", "view", str(replay_path)]
+    for kind, value in (load_replay(replay_path).sources or {}).items():
+        if value:
+            words += [f"--{kind}", *([value] if isinstance(value, str) else value)]
+    return shlex.join(words)
 
 
 def run_play(args: argparse.Namespace) -> int:

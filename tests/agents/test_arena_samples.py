@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shlex
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from agents.arena import run_tournament, safe_name
 from ccg_env import cli
 from ccg_env.cli_data_options import load_game_data
+from ccg_env.engine.datafiles import config_dir
 from ccg_env.engine.decks import default_deck_paths
 from ccg_env.viewer import build_frames, load_replay
 
@@ -111,6 +113,22 @@ def test_cli_saves_sample_games_says_where_and_view_opens_them_without_options(t
     assert load_replay(saved).sources == {"decks": ["aggro", "aggro"]}  # deal 0 of the pool: aggro against aggro
     assert cli.main(["view", str(saved), "-o", str(tmp_path / "game.html")]) == 0
     assert cli.main(["replay", str(saved), "--all"]) == 0
+
+
+def test_the_arena_hint_to_view_a_game_played_with_own_data_opens_it_as_printed(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(default_deck_paths()["aggro"], tmp_path / "mine.yaml")
+    shutil.copy(config_dir() / "rules" / "default.yaml", tmp_path / "rules.yaml")
+    assert cli.main(["arena", "--agents", "random", "heuristic", "--games", "2", "--workers", "1", "--no-progress",
+                     "--out-dir", "out", "--save-games", "1", "--cards", str(config_dir() / "cards"),
+                     "--decks", "mine.yaml", "control", "--rules", "rules.yaml"]) == 0
+    hint = capsys.readouterr().out.strip().splitlines()[-1]
+    command = shlex.split(hint.split("open one with: ", 1)[1])
+    assert command[:3] == ["ccg-env", "view", "out/games/random-vs-heuristic/game_0.json"]
+    assert {"--cards", "--decks", "--rules"} <= set(command)
+    with pytest.raises(SystemExit):  # without the options the game's own deck file is not used: it cannot replay
+        cli.main(command[1:3])
+    assert cli.main(command[1:]) == 0 and (tmp_path / "out/games/random-vs-heuristic/game_0.html").is_file()
 
 
 @pytest.mark.parametrize("value", ["-1", "two"])
