@@ -167,8 +167,8 @@ def _add_train(commands: argparse._SubParsersAction) -> None:
 def _add_evaluate(commands: argparse._SubParsersAction) -> None:
     evaluate = _command(commands, "evaluate", "Re-evaluate every checkpoint of a finished training run on more games "
                                               "than its training evaluations played: checkpoint_eval.csv and "
-                                              "checkpoint_eval.png in the run folder "
-                                              "(ccg_env.training.checkpoint_eval).")
+                                              "checkpoint_eval.png in the run folder, checkpoint_eval_<opponent>.* "
+                                              "for another --opponent (ccg_env.training.checkpoint_eval).")
     evaluate.add_argument("run_dir", metavar="RUN_DIR", help="the run folder, e.g. runs/ppo_vs_heuristic")
     evaluate.add_argument("--games", type=positive_int, default=1960,
                           help="games per checkpoint (a multiple of 98 plays every ordered pair of the 7 packaged "
@@ -496,8 +496,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         from tqdm import tqdm
 
-        from ccg_env.training.checkpoint_eval import (CHECKPOINT_EVAL_CSV, CHECKPOINT_EVAL_PNG, evaluate_checkpoints,
-                                                      summary)
+        from ccg_env.training.checkpoint_eval import evaluate_checkpoints, output_paths, summary
     except ImportError as error:
         print(f"ccg-env evaluate: needs the training extras ({error}): pip install 'ccg-env[train]'", file=sys.stderr)
         return 2
@@ -520,7 +519,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(f"ccg-env evaluate: {error}", file=sys.stderr)
         return 2
     print(summary(results))
-    print(f"wrote {Path(args.run_dir) / CHECKPOINT_EVAL_CSV} and {CHECKPOINT_EVAL_PNG} beside it")
+    table, plot = output_paths(args.run_dir, results[0].opponent)
+    print(f"wrote {table} and {plot.name} beside it")
     return 0
 
 

@@ -75,6 +75,24 @@ def test_the_command_prints_each_checkpoint_and_the_best(run_dir, capsys):
     assert "1,024 steps" in out and "2,048 steps" in out and "against random over 14 games" in out
 
 
+def test_each_opponent_s_results_go_to_files_of_their_own(run_dir, capsys):
+    def opponents(name):
+        with open(run_dir / name, newline="") as file:
+            return {row["opponent"] for row in csv.DictReader(file)}
+
+    evaluate_checkpoints(run_dir, games=14, seed=5, envs=14)
+    for spec, label, name in (("random", "random", "checkpoint_eval_random"),
+                              ("search:iterations=2", "search(iterations=2)", "checkpoint_eval_search_iterations_2")):
+        assert cli_main(["evaluate", str(run_dir), "--games", "14", "--opponent", spec, "--no-progress"]) == 0
+        assert f"wrote {run_dir / name}.csv and {name}.png beside it" in capsys.readouterr().out
+        assert opponents(f"{name}.csv") == {label}
+        assert (run_dir / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    assert opponents("checkpoint_eval_random.csv") == {"random"}  # not overwritten by the second opponent
+    assert opponents(CHECKPOINT_EVAL_CSV) == {"heuristic"}        # nor the run's own evaluation opponent's
+    assert cli_main(["evaluate", str(run_dir), "--games", "14", "--opponent", "heuristic", "--no-progress"]) == 0
+    assert f"wrote {run_dir / CHECKPOINT_EVAL_CSV} and {CHECKPOINT_EVAL_PNG} beside it" in capsys.readouterr().out
+
+
 def test_bad_run_folders_are_refused_with_the_reason(tmp_path, run_dir):
     with pytest.raises(ValueError, match="not a training run folder"):
         evaluate_checkpoints(tmp_path)

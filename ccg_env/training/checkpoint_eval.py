@@ -7,7 +7,9 @@ the RLlib backend), from another seed than training's
 evaluations by default, so the figures are not the ones the best model was picked by. The results go to
 ``checkpoint_eval.csv`` (one row per checkpoint: the counts, the win rate with its 95% Wilson interval, the minutes of
 training when the checkpoint was saved and the training evaluation's own win rate) and ``checkpoint_eval.png`` (both
-curves), beside ``eval.csv``. Only policy files are loaded (``.ccgmodel``; ``.ccgrllib`` for RLlib, which needs the
+curves), beside ``eval.csv``; against another opponent than the run's evaluation opponent, to
+``checkpoint_eval_<opponent>.csv`` and ``.png`` (``search(iterations=8)`` -> ``checkpoint_eval_search_iterations_8``),
+so one opponent's results never overwrite another's. Only policy files are loaded (``.ccgmodel``; ``.ccgrllib`` for RLlib, which needs the
 ``rllib`` extra): nothing from the run folder runs code.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +31,8 @@ from .train_config import TrainConfig, eval_agent, load_config
 
 CHECKPOINT_EVAL_CSV = "checkpoint_eval.csv"
 CHECKPOINT_EVAL_PNG = "checkpoint_eval.png"
+#: Longest opponent label kept in a file name (a longer one is cut there).
+MAX_LABEL_IN_NAME = 60
 #: Seed of the re-evaluation's deals: not training's ``eval_seed`` (1,000,000), so the games differ from those the
 #: best model was selected by.
 DEFAULT_SEED = 2_000_000
@@ -135,8 +140,19 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
             results.append(result)
             if on_result is not None:
                 on_result(result, len(checkpoints))
-    write_results(run_dir, results, config.name)
+    write_results(output_paths(run_dir, label), results, config.name)
     return results
+
+
+def output_paths(run_dir: str | Path, opponent_label: str) -> tuple[Path, Path]:
+    """The CSV and the plot a re-evaluation against ``opponent_label`` writes in the run folder ``run_dir``:
+    ``checkpoint_eval.*`` against the run's evaluation opponent, ``checkpoint_eval_<opponent>.*`` against another."""
+    run_dir = Path(run_dir)
+    if opponent_label == eval_opponent(load_config(run_dir / "config.yaml")):
+        return run_dir / CHECKPOINT_EVAL_CSV, run_dir / CHECKPOINT_EVAL_PNG
+    name = re.sub(r"[^A-Za-z0-9.-]+", "_", opponent_label).strip("_.")[:MAX_LABEL_IN_NAME] or "opponent"
+    stem = f"{Path(CHECKPOINT_EVAL_CSV).stem}_{name}"
+    return run_dir / f"{stem}.csv", run_dir / f"{stem}.png"
 
 
 @contextmanager
@@ -177,10 +193,10 @@ def _rllib_player(config: TrainConfig, opponent: Any, games: int, envs: int) -> 
     yield play
 
 
-def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: str) -> None:
-    """``checkpoint_eval.csv`` and ``checkpoint_eval.png`` in ``run_dir``."""
+def write_results(paths: tuple[Path, Path], results: Sequence[CheckpointResult], run_name: str) -> None:
+    """The results as a CSV (one row per checkpoint) and a plot, at ``paths`` (the CSV's and the plot's)."""
     rows = [result.row() for result in results]
-    with open(run_dir / CHECKPOINT_EVAL_CSV, "w", newline="") as file:
+    with open(paths[0], "w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
@@ -190,7 +206,7 @@ def write_results(run_dir: Path, results: Sequence[CheckpointResult], run_name: 
                 "games": r.training_games, "wins": r.training_wins, "win_rate": r.training_win_rate}
                for r in results if r.training_games]
     figure = learning_curve_figure(curves, f"{run_name}: checkpoints re-evaluated")
-    figure.savefig(run_dir / CHECKPOINT_EVAL_PNG, dpi=100)
+    figure.savefig(paths[1], dpi=100)
 
 
 def summary(results: Sequence[CheckpointResult]) -> str:
@@ -208,4 +224,4 @@ def summary(results: Sequence[CheckpointResult]) -> str:
 
 
 __all__ = ["CHECKPOINT_EVAL_CSV", "CHECKPOINT_EVAL_PNG", "CHECKPOINT_SUFFIXES", "CheckpointResult",
-           "evaluate_checkpoints", "run_checkpoints", "summary"]
+           "evaluate_checkpoints", "output_paths", "run_checkpoints", "summary"]
