@@ -183,9 +183,6 @@ class Step:
                 f"result={self.result!r}, winner={self.winner}, current={self.current}, illegal={self.illegal})")
 
 
-_NO_REWARDS: Final = (0.0, 0.0)
-
-
 def check_illegal_action_mode(mode: Any) -> str:
     """The canonical name of an ``illegal_action`` mode, or a ValueError naming the allowed ones."""
     mode = _MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode
@@ -496,11 +493,11 @@ class EnvCore:
         """The :class:`Step` of the match's position: who moves next, or the end of the game and its rewards."""
         game = match.game
         if game is None:
-            return Step(_NO_REWARDS, False, False, None, None, match.current)
+            return Step((0.0, 0.0), False, False, None, None, match.current)
         state = game.state
         result = state.result
         if result is None:
-            return Step(_NO_REWARDS, False, False, None, None, state.current)
+            return Step((0.0, 0.0), False, False, None, None, state.current)
         truncated = result in TRUNCATING_RESULTS
         return Step(seat_rewards(game), not truncated, truncated, result.value, state.winner, -1)
 
