@@ -1,13 +1,15 @@
-"""Every ```python block of README.md runs as written (blocks containing '# no-test' are skipped)."""
+"""Every ```python block of README.md runs as written (blocks marked '# no-test: reason' are skipped; the other docs'
+blocks and every shell command run in tests/test_doc_commands.py)."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.test_doc_commands import fenced_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -15,11 +17,7 @@ README = ROOT / "README.md"
 
 def python_blocks(path: Path) -> list[tuple[int, str]]:
     """Return (line number, code) of every fenced ```python block in a Markdown file."""
-    text = path.read_text(encoding="utf-8")
-    blocks = []
-    for match in re.finditer(r"^```python[ \t]*\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL):
-        blocks.append((text.count("\n", 0, match.start()) + 1, match.group(1)))
-    return blocks
+    return [(block.line, block.text) for block in fenced_blocks(path) if block.language == "python"]
 
 
 def run_block(code: str, where: str) -> None:

@@ -9,8 +9,8 @@ evaluations by default, so the figures are not the ones the best model was picke
 training when the checkpoint was saved and the training evaluation's own win rate) and ``checkpoint_eval.png`` (both
 curves), beside ``eval.csv``; against another opponent than the run's evaluation opponent, to
 ``checkpoint_eval_<opponent>.csv`` and ``.png`` (``search(iterations=8)`` -> ``checkpoint_eval_search_iterations_8``),
-so one opponent's results never overwrite another's. Only policy files are loaded (``.ccgmodel``; ``.ccgrllib`` for RLlib, which needs the
-``rllib`` extra): nothing from the run folder runs code.
+so one opponent's results never overwrite another's. Only policy files are loaded (``.ccgmodel``; ``.ccgrllib``
+for RLlib, which needs the ``rllib`` extra): nothing from the run folder runs code.
 """
 
 from __future__ import annotations
