@@ -42,7 +42,8 @@ class RecordingDuel:
 
     def reset(self, rng, options=None):
         self.duel.reset(rng, options)
-        self.dealt.append((options["seat"], tuple(deck.name for deck in options.get("decks", ())), self.duel.game_seed))
+        self.dealt.append((options["seat"], tuple(deck.name for deck in options.get("decks", ())),
+                           getattr(self.duel, "game_seed", None)))  # a draft duel has no seed of its own
 
     def step(self, action):
         return self.duel.step(action)
@@ -77,3 +78,18 @@ def test_play_deals_keeps_a_fixed_pair_and_seat():
     batch = _recorded_batch(dealt, 4, opponent="random", decks=["aggro", "control"], seat=1)
     assert sum(play_deals(batch, _first_legal, 6, seed=0).values()) == 6
     assert {row[:2] for row in dealt} == {(1, ())} and len(dealt) == 6
+
+
+def test_play_deals_takes_one_action_per_row_in_any_shape():
+    """``act`` may return its action ids as a column (a batch of one-element rows): the same games as a flat array."""
+    flat = play_deals(DuelBatch(3, opponent="random", decks="random"), _first_legal, 8, seed=1)
+    column = play_deals(DuelBatch(3, opponent="random", decks="random"),
+                        lambda observations, masks: _first_legal(observations, masks).reshape(-1, 1), 8, seed=1)
+    assert column == flat and sum(flat.values()) == 8
+
+
+def test_play_deals_in_draft_mode_deals_no_decks_so_every_game_drafts_its_own():
+    dealt = []
+    batch = _recorded_batch(dealt, 2, opponent="random", decks="random", mode="draft")
+    assert sum(play_deals(batch, _first_legal, 4, seed=0).values()) == 4
+    assert [row[:2] for row in dealt] == [(0, ()), (1, ()), (0, ()), (1, ())]
