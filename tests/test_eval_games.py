@@ -93,3 +93,22 @@ def test_play_deals_in_draft_mode_deals_no_decks_so_every_game_drafts_its_own():
     batch = _recorded_batch(dealt, 2, opponent="random", decks="random", mode="draft")
     assert sum(play_deals(batch, _first_legal, 4, seed=0).values()) == 4
     assert [row[:2] for row in dealt] == [(0, ()), (1, ()), (0, ()), (1, ())]
+
+
+def test_play_deals_steps_each_game_with_the_action_id_act_chose_for_its_row():
+    chosen, stepped = [], []
+
+    class StepRecordingDuel(RecordingDuel):
+        def step(self, action):
+            stepped.append(action)
+            return self.duel.step(action)
+
+    def act(observations, masks):
+        actions = _first_legal(observations, masks)
+        chosen.extend(actions.tolist())
+        return actions
+
+    batch = DuelBatch(3, opponent="random", decks="random")
+    batch.duels = [StepRecordingDuel(duel, []) for duel in batch.duels]
+    assert sum(play_deals(batch, act, 4, seed=2).values()) == 4
+    assert stepped == chosen and all(type(action) is int for action in stepped)
