@@ -112,3 +112,15 @@ def test_play_deals_steps_each_game_with_the_action_id_act_chose_for_its_row():
     batch.duels = [StepRecordingDuel(duel, []) for duel in batch.duels]
     assert sum(play_deals(batch, act, 4, seed=2).values()) == 4
     assert stepped == chosen and all(type(action) is int for action in stepped)
+
+
+@pytest.mark.parametrize("games", [True, False, 2.0, "4", None])
+def test_balanced_deals_refuses_a_game_count_that_is_not_a_whole_number(games):
+    with pytest.raises(ValueError, match=f"games: expected a whole number >= 0, got {games!r}"):
+        balanced_deals(games, seed=0, n_decks=3)
+
+
+def test_balanced_deals_of_no_games_is_empty_and_either_seat_may_be_fixed():
+    assert balanced_deals(0, seed=0, n_decks=3) == []
+    assert [deal.seat for deal in balanced_deals(3, seed=0, n_decks=3, seat=0)] == [0, 0, 0]
+    assert [deal.seat for deal in balanced_deals(3, seed=0, n_decks=3, seat=1)] == [1, 1, 1]
