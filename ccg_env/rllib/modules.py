@@ -21,6 +21,8 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
+from ..training.greedy import greedy_rows
+
 OBSERVATIONS = "observations"
 ACTION_MASK = "action_mask"
 
@@ -102,14 +104,18 @@ class MaskedRandomRLModule(CategoricalActions, TorchRLModule):
         return {Columns.ACTION_DIST_INPUTS: masked_logits(logits, mask)}
 
 
-def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The masked module's most probable legal action for each row (a finished game's all-zero row gets 0)."""
+def module_logits(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The masked module's action logits for a batch of observations and masks, shape ``(n, size)``."""
     batch = {Columns.OBS: {"observations": torch.from_numpy(np.ascontiguousarray(observations)),
                            "action_mask": torch.from_numpy(np.ascontiguousarray(masks))}}
     with torch.no_grad():
-        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
-    return np.where(masks.any(axis=1), logits.argmax(axis=1), 0)
+        return module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
+
+
+def greedy_actions(module: Any, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The masked module's most probable legal action for each row (a finished game's all-zero row gets 0)."""
+    return greedy_rows(module_logits(module, observations, masks), masks)
 
 
 __all__ = ["ACTION_MASK", "OBSERVATIONS", "CategoricalActions", "MaskedPPOTorchRLModule", "MaskedRandomRLModule",
-           "greedy_actions", "masked_logits", "split_observation"]
+           "greedy_actions", "masked_logits", "module_logits", "split_observation"]
