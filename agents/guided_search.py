@@ -67,10 +67,9 @@ class PolicyPrior(LearnedAgent):
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray, view: GameView,
                  choices: list[Choice]) -> list[float]:
         """One probability per choice, from the raw observation (scaled as the model was trained)."""
-        from ccg_env.training.greedy import policy_logits
-
-        model, obs = self.model_input(observation, action_mask, view)
-        logits = policy_logits(model.policy, obs)[np.asarray(view.action_ids(choices), dtype=np.int64)]
+        mask = np.asarray(action_mask, dtype=np.int8)
+        model, obs = self.model_input(observation, mask, view)
+        logits = model.logits(obs[None], mask[None])[0][np.asarray(view.action_ids(choices), dtype=np.int64)]
         weights = np.exp(logits - logits.max())
         return (weights / weights.sum()).tolist()
 

@@ -1,18 +1,26 @@
-"""LearnedAgent: a trained sb3-contrib MaskablePPO policy (a ``.ccgmodel`` model file) playing as an agent.
+"""LearnedAgent: a trained masked PPO policy, from either training backend's model file, playing as an agent.
 
-The model file (:mod:`ccg_env.model_file`) loads without running code from it. A stable-baselines3 ``.zip``
-loads only with ``trust=True`` (``learned:path=x.zip,trust=true``, or ``--trust-model``), because loading
-one unpickles it and can run any code its author wrote; convert one once with ``ccg-env model convert``.
+The file's suffix says how it is read:
 
-torch and sb3-contrib are imported only when the model is first used, so listing or pickling the agent (for
-arena worker processes) stays cheap; each process loads the file once.
+- ``.ccgmodel``: a MaskablePPO policy (:mod:`ccg_env.model_file`, written by ``ccg-env train``);
+- ``.ccgrllib``: an RLlib module (:mod:`ccg_env.rllib.policy_file`, written by ``ccg-env train --backend rllib``),
+  which needs the ``rllib`` extra (``pip install 'ccg-env[rllib]'``).
 
-Observation scale: a model trained on normalized observations (``normalize_observations=True``) saw each
-raw value multiplied by ``ObservationEncoder(rules, cards).scale``. The agent receives raw observations and
-applies the scale of the game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the
-packaged rules when no view is given) and the card set from the ``cards`` option (the packaged cards by
-default). A model file records the card set it was trained on: another card set is refused with an error
-naming both; so is an observation or action mask of another size than the model's.
+Both load without running code from the file. A stable-baselines3 ``.zip`` or an RLlib checkpoint folder is
+unpickled when loaded, which runs any code its author wrote: each loads only with ``trust=True``
+(``learned:path=x.zip,trust=true``, or ``--trust-model``); convert a zip once with ``ccg-env model convert``.
+The file is checked (format, checksum) when the agent is made, before any game; torch (and Ray) are imported
+when the model is first used, so listing or pickling the agent (for arena worker processes) stays cheap.
+
+The agent plays the legal action with the highest logit (:func:`ccg_env.training.greedy.greedy_rows`, as the
+league's snapshots and RLlib's evaluations play), or samples the masked policy with ``deterministic=False``.
+
+Observation scale: a model trained on normalized observations saw each raw value multiplied by
+``ObservationEncoder(rules, cards).scale``. The agent receives raw observations and applies the scale of the
+game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the packaged rules when no view is
+given) and the card set from the ``cards`` option (the packaged cards by default). A model file records the card
+set it was trained on: another card set is refused with an error naming both; so is an observation or action
+mask of another size than the model's.
 """
 
 from __future__ import annotations
@@ -24,26 +32,26 @@ import numpy as np
 
 from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
 from ccg_env.models import DEFAULT_MODEL
-from ccg_env.training.greedy import greedy_action
+from ccg_env.training.greedy import greedy_rows
+
+RLLIB_SUFFIX = ".ccgrllib"  # ccg_env.rllib.policy_file.SUFFIX, named here so that reading it needs no Ray
 
 
 class LearnedAgent:
-    """Plays the masked action a MaskablePPO model predicts for the raw observation.
+    """Plays the masked action a trained policy (MaskablePPO or RLlib) prefers for the raw observation.
 
     Args:
-        path: a ccg-env model file (``.ccgmodel``, written by ``ccg-env train`` or ``ccg-env model convert``;
-            the suffix may be left out), or a stable-baselines3 ``.zip`` with ``trust=True``; default: the
-            model shipped with the package (:data:`ccg_env.models.DEFAULT_MODEL`).
-        deterministic: take the most likely action (default) instead of sampling from the policy.
+        path: a model file (``.ccgmodel`` or ``.ccgrllib``; the suffix may be left out), or with ``trust=True`` a
+            stable-baselines3 ``.zip`` or an RLlib checkpoint folder; default: the model shipped with the package
+            (:data:`ccg_env.models.DEFAULT_MODEL`).
+        deterministic: take the most likely legal action (default) instead of sampling from the masked policy.
         normalize: multiply observations by the encoder's ``scale`` before predicting, as an env built with
-            ``normalize_observations=True`` does; ``None`` decides from the model's observation space
-            (bounds within ``[0, 1]`` mean it was trained on normalized observations).
-        device: torch device for the policy.
+            ``normalize_observations=True`` does; ``None`` decides from the model (an RLlib module always is).
+        device: torch device for a MaskablePPO policy.
         name: display name (default: ``learned:<file stem>``).
         cards: the card set of the games played (a ``CardSet``, a YAML path or a list of paths, as the env's
             ``cards`` option; default: the packaged cards), used with the game's rules for the scale.
-        trust: allow a stable-baselines3 ``.zip``, which is unpickled (runs code from the file): only for
-            files from a source you trust.
+        trust: allow a file that is unpickled when loaded (runs code from it): only for files you trust.
     """
 
     #: drafts too, from the draft-mode observation and mask, when its model was trained on ``ccg_env/Draft-v0``
@@ -59,7 +67,8 @@ class LearnedAgent:
         self.cards = cards
         self.device = device
         self._model: Any = None
-        self._seed: int | None = None
+        self._fitted: set[tuple[int, int]] = set()
+        self._rng = np.random.default_rng()
         self._scales: dict[Any, np.ndarray] = {}
 
     def __getstate__(self) -> dict[str, Any]:
@@ -68,56 +77,50 @@ class LearnedAgent:
         return state
 
     def _load(self) -> Any:
-        try:
-            import torch
+        """The loaded model (a ``LoadedPolicy`` or a :class:`LoadedModule`), checked against the card set."""
+        from ccg_env.engine.game_setup import resolve_cards
 
-            from ccg_env.saved_policy import load_model
-        except ImportError as error:
-            raise ImportError("LearnedAgent needs torch and sb3-contrib: pip install 'ccg-env[train]'") from error
-        torch.set_num_threads(1)
-        self._model = load_model(self.path, trust=self.trust, device=self.device)
+        if is_rllib_path(self.path):
+            self._model = load_rllib(self.path)
+        else:
+            self._model = load_sb3(self.path, self.trust, self.device)
         if self._model.metadata is not None:
-            from ccg_env.env.aec import resolve_cards
-
             self._model.check_fits(card_ids=sorted(resolve_cards(self.cards)))
         if self.normalize is None:
-            self.normalize = bool(np.all(np.asarray(self._model.observation_space.high) <= 1.0))
-        if self._seed is not None:  # loading reseeds with the training seed: the reset() seed comes after
-            self._model.set_random_seed(self._seed)
+            self.normalize = self._model.normalized
         return self._model
 
     def model_input(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> tuple[Any, np.ndarray]:
         """The loaded model and ``observation`` as it takes it: sizes checked, scaled as the model was trained."""
         model = self._model if self._model is not None else self._load()
         obs = np.asarray(observation, dtype=np.float32)
-        if obs.shape != model.observation_space.shape or len(action_mask) != model.action_space.n:
+        sizes = (obs.size, len(action_mask))
+        if sizes not in self._fitted:
             model.check_fits(observation_size=obs.size, action_size=len(action_mask))
-            raise ValueError(f"{type(self).__name__} {self.name!r}: observation shape {obs.shape} does not match "
-                             f"the model's {model.observation_space.shape}")
+            self._fitted.add(sizes)
         if self.normalize:
             obs = obs * self._scale(view.rules if view is not None else None, obs.size)
         return model, obs
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
         """Return the model's action for this observation among the ids the mask allows."""
-        model, obs = self.model_input(observation, action_mask, view)
-        if self.deterministic:  # the legal action with the highest logit, as the league's snapshots play
-            model.policy.set_training_mode(False)
-            return greedy_action(model.policy, obs, np.flatnonzero(action_mask))
-        action, _ = model.predict(obs, action_masks=np.asarray(action_mask, dtype=bool), deterministic=False)
-        return int(action)
+        mask = np.asarray(action_mask, dtype=np.int8)
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError(f"LearnedAgent {self.name!r}: no legal action (an all-zero mask)")
+        model, obs = self.model_input(observation, mask, view)
+        if legal.size == 1:
+            return int(legal[0])
+        logits = model.logits(obs[None], mask[None])
+        if self.deterministic:
+            return int(greedy_rows(logits, mask[None])[0])
+        weights = np.exp(logits[0, legal].astype(np.float64) - logits[0, legal].max())
+        return int(self._rng.choice(legal, p=weights / weights.sum()))
 
     def reset(self, seed: int | None = None) -> None:
-        """Seed the sampling of a non-deterministic policy (a deterministic one keeps no state).
-
-        The seed is kept and applied once the model is loaded, so a lazily loaded model samples the same
-        actions as one loaded before the reset. SB3 seeds the global ``random``, numpy and torch generators.
-        """
-        if self.deterministic:
-            return
-        self._seed = seed
-        if seed is not None and self._model is not None:
-            self._model.set_random_seed(seed)
+        """Seed the sampling of a non-deterministic policy (a deterministic one keeps no state)."""
+        if not self.deterministic:
+            self._rng = np.random.default_rng(seed)
 
     def _scale(self, rules: Any, size: int) -> np.ndarray:
         """The observation scale of ``rules`` (None: the packaged rules) and the agent's card set."""
@@ -134,21 +137,106 @@ class LearnedAgent:
         return scale
 
 
+def is_rllib_path(path: Path) -> bool:
+    """Whether ``path`` holds an RLlib policy: a ``.ccgrllib`` file or a checkpoint folder."""
+    return path.suffix == RLLIB_SUFFIX or path.is_dir()
+
+
 def checked_model_path(path: str | Path, trust: bool) -> Path:
-    """The model file at ``path`` (trying ``.ccgmodel`` then ``.zip`` when there is no file), checked before any
-    game starts: a damaged file or an SB3 zip without ``trust`` raises (``ModelFileError``, ``UntrustedModelError``)."""
+    """The model file at ``path`` (trying ``.ccgmodel``, ``.ccgrllib`` then ``.zip`` when there is no file), checked
+    before any game starts: a damaged file, or a file that runs code when loaded without ``trust``, raises
+    (``ModelFileError``, ``UntrustedModelError``)."""
     found = Path(path)
-    for suffix in (SUFFIX, ".zip"):
+    for suffix in (SUFFIX, RLLIB_SUFFIX, ".zip"):
         if not found.exists() and found.with_suffix(suffix).exists():
             found = found.with_suffix(suffix)
     if not found.exists():
-        raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a {SUFFIX} model file)")
-    kind = model_kind(found)
-    if kind == "sb3-zip" and not trust:
-        raise UntrustedModelError(untrusted_zip_message(found))
-    if kind == "ccg-env":
-        read_metadata(found)  # validates the metadata and the weights' checksum; loads nothing
+        raise FileNotFoundError(f"LearnedAgent: no model file at {str(path)!r} (expected a {SUFFIX} or "
+                                f"{RLLIB_SUFFIX} model file)")
+    if found.is_dir():
+        if not trust:
+            raise UntrustedModelError(untrusted_checkpoint_message(found))
+    elif found.suffix == RLLIB_SUFFIX:
+        from ccg_env.rllib.policy_file import read_policy_file
+
+        read_policy_file(found)  # validates the metadata and the weights' checksum; needs no Ray
+    elif model_kind(found) == "sb3-zip":
+        if not trust:
+            raise UntrustedModelError(untrusted_zip_message(found))
+    else:
+        read_metadata(found)
     return found
+
+
+def untrusted_checkpoint_message(path: Path) -> str:
+    """Why an RLlib checkpoint folder is refused, and the two ways forward."""
+    return (f"{str(path)!r} is an RLlib checkpoint folder: loading one unpickles the objects in it, which runs any "
+            f"code its author put there. Load it only if you trust its source, with trust=True "
+            f"(learned:path=...,trust=true), or use the {RLLIB_SUFFIX} policy file written beside it by "
+            f"'ccg-env train --backend rllib', which loads without running code")
+
+
+def load_sb3(path: Path, trust: bool, device: str) -> Any:
+    """A MaskablePPO policy's ``LoadedPolicy`` (:func:`ccg_env.saved_policy.load_model`), torch on one thread."""
+    try:
+        import torch
+
+        from ccg_env.saved_policy import load_model
+    except ImportError as error:
+        raise ImportError("LearnedAgent needs torch and sb3-contrib for a MaskablePPO model: "
+                          "pip install 'ccg-env[train]'") from error
+    torch.set_num_threads(1)
+    return load_model(path, trust=trust, device=device)
+
+
+class LoadedModule:
+    """An RLlib masked PPO module, read by the agent as a ``LoadedPolicy`` is.
+
+    Attributes:
+        module: the RLModule (in evaluation mode).
+        metadata: the policy file's metadata (None for a checkpoint folder, which records no sizes or cards).
+        path: where it was loaded from.
+    """
+
+    #: RLlib envs always scale observations into [0, 1]
+    normalized = True
+
+    def __init__(self, module: Any, metadata: dict[str, Any] | None, path: Path) -> None:
+        self.module, self.metadata, self.path = module, metadata, path
+
+    def check_fits(self, **game: Any) -> None:
+        """Raise ModelFileError naming both values if the game's sizes or cards differ from the file's."""
+        if self.metadata is not None:
+            from ccg_env.rllib.policy_file import check_policy_fits
+
+            check_policy_fits(self.metadata, str(self.path), **game)
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The module's masked action logits for a batch, shape ``(n, size)``."""
+        from ccg_env.rllib.modules import module_logits
+
+        return module_logits(self.module, observations, masks)
+
+
+def load_rllib(path: Path) -> LoadedModule:
+    """The module of a ``.ccgrllib`` file, or (trusted) the ``main`` module of an RLlib checkpoint folder; without
+    the ``rllib`` extra, an ImportError naming it."""
+    from ccg_env.rllib import require_ray
+
+    require_ray()
+    import torch
+
+    torch.set_num_threads(1)
+    if not path.is_dir():
+        from ccg_env.rllib.policy_file import load_policy_file
+
+        return LoadedModule(*load_policy_file(path), path)
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    module_dir = path / "learner_group" / "learner" / "rl_module" / "main"
+    module = RLModule.from_checkpoint(str((module_dir if module_dir.is_dir() else path).resolve()))
+    module.eval()
+    return LoadedModule(module, None, path)
 
 
 def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False) -> np.ndarray:

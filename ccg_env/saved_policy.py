@@ -140,14 +140,16 @@ class LoadedPolicy:
         """The action for an observation, as ``MaskablePPO.predict`` returns it."""
         return self.policy.predict(observation, deterministic=deterministic, action_masks=action_masks)
 
-    def set_random_seed(self, seed: int | None) -> None:
-        """Seed sampling as ``MaskablePPO.set_random_seed`` does (``random``, numpy, torch, the action space)."""
-        if seed is None:
-            return
-        from stable_baselines3.common.utils import set_random_seed
+    @property
+    def normalized(self) -> bool:
+        """Whether it was trained on normalized observations (its observation space's bounds within ``[0, 1]``)."""
+        return bool(np.all(np.asarray(self.observation_space.high) <= 1.0))
 
-        set_random_seed(seed)
-        self.action_space.seed(seed)
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The policy's action logits for a batch of observations, shape ``(n, size)`` (``masks`` are not read)."""
+        from .training.greedy import batch_logits
+
+        return batch_logits(self.policy, observations)
 
     def check_fits(self, *, observation_size: int | None = None, action_size: int | None = None,
                    card_ids: Any = None) -> None:

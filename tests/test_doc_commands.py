@@ -4,7 +4,7 @@ Each command is looked up in a table: run, shrunk by the substitutions listed wi
 each must apply, so a changed command fails here until the table follows), or not run, with the reason and, where
 one exists, the test that runs it instead. A new command or block that the tables do not list fails
 ``test_every_doc_block_is_run_or_listed``. README.md's own Python blocks run in tests/test_readme_examples.py.
-The commands run in a temp folder holding links to the repository's data (configs/, models/, benchmarks/ and
+The commands run in a temp folder holding links to the repository's data (configs/, benchmarks/ and
 ccg_env/models/), so they write nothing into the repository; ``.venv/bin/`` is the running Python's own folder.
 """
 
@@ -27,7 +27,7 @@ BIN = Path(sys.executable).parent
 DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_LANGUAGES = ("sh", "bash", "shell", "console")
 DATA_LANGUAGES = ("yaml", "text", "json")  # examples of files and output, not commands
-LINKED = ("configs", "models", "benchmarks", "ccg_env/models")
+LINKED = ("configs", "benchmarks", "ccg_env/models")
 COMMAND_TIMEOUT = 600
 
 

@@ -1,7 +1,7 @@
 """The RLlib policy file (``.ccgrllib``): a masked PPO module's weights and JSON metadata, read without running code.
 
 An RLlib checkpoint folder holds pickles (the module's class and constructor arguments, states), so loading one
-runs whatever code its author put there: the ``rllib`` agent opens one only with ``trust=True``. Training also
+runs whatever code its author put there: the ``learned`` agent opens one only with ``trust=True``. Training also
 writes the main module as a policy file, which is what to share: a zip archive with exactly
 
 - ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class

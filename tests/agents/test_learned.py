@@ -1,12 +1,14 @@
-"""LearnedAgent: wraps a saved MaskablePPO policy, plays legal games with it, seeds and scales like the env.
+"""LearnedAgent: wraps a saved policy, plays legal games with it, seeds and scales like the env.
 
-The agent loads ``.ccgmodel`` model files (and stable-baselines3 zips only with ``trust=True``); the shipped
-model file plays exactly the games the shipped zip played.
+The agent loads ``.ccgmodel`` model files (and stable-baselines3 zips, built here, only with ``trust=True``) and
+``.ccgrllib`` policy files, which need the ``rllib`` extra (tests/rllib plays those); one greedy rule serves both.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +87,63 @@ def test_an_sb3_zip_needs_trust_and_then_plays_as_its_model_file(zip_path, model
     assert runner.play((trusted, RandomAgent(seed=3)), seed=3) == runner.play((safe, RandomAgent(seed=3)), seed=3)
 
 
+def test_a_sampling_agent_draws_only_legal_actions(model_path):
+    from agents.learned import LearnedAgent
+
+    observation, mask = _first_observation()
+    mask[:] = 0
+    mask[[0, 3, 7]] = 1
+    agent = LearnedAgent(model_path, deterministic=False)
+    agent.reset(seed=1)
+    drawn = {agent.act(observation, mask) for _ in range(60)}
+    assert drawn <= {0, 3, 7} and len(drawn) > 1
+
+
+def test_greedy_rows_takes_the_best_legal_id_lowest_on_ties_and_0_for_a_finished_game():
+    from ccg_env.training.greedy import best_legal, greedy_rows
+
+    logits = np.array([[5.0, 1.0, 3.0, 3.0], [0.0, 2.0, 2.0, 9.0], [1.0, 2.0, 3.0, 4.0]], dtype=np.float32)
+    masks = np.array([[0, 1, 1, 1], [1, 1, 1, 0], [0, 0, 0, 0]], dtype=np.int8)
+    assert greedy_rows(logits, masks).tolist() == [2, 1, 0]
+    assert best_legal(logits[0], [3, 1, 2]) == 2 and best_legal(logits[1], [0]) == 0
+    with pytest.raises(ValueError, match="no legal action"):
+        best_legal(logits[0], [])
+
+
+def _rllib_policy_file(path: Path, weights: bytes = b"not read without ray") -> Path:
+    """A policy file that passes the checks made before loading (its weights are loaded only with Ray)."""
+    import hashlib
+    import json
+    import zipfile
+
+    metadata = {"format": "ccg-env-rllib-module", "format_version": 1, "module_class": "MaskedPPOTorchRLModule",
+                "fcnet_hiddens": [8], "head_fcnet_hiddens": [], "fcnet_activation": "tanh",
+                "vf_share_layers": False, "observation_size": 4, "action_size": 3, "rules": None, "card_ids": None,
+                "weights_sha256": hashlib.sha256(weights).hexdigest()}
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("metadata.json", json.dumps(metadata))
+        archive.writestr("weights.pt", weights)
+    return path
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed: tests/rllib plays it")
+def test_an_rllib_policy_file_is_checked_at_once_and_needs_the_rllib_extra_to_play(tmp_path):
+    from agents.arena import build_agent
+    from agents.learned import LearnedAgent
+    from ccg_env.model_file import ModelFileError
+
+    path = _rllib_policy_file(tmp_path / "p.ccgrllib")
+    agent = LearnedAgent(tmp_path / "p")  # the suffix found, the metadata and checksum read, no Ray needed
+    assert agent.path == path and agent.name == "learned:p"
+    assert build_agent(f"rllib:path={path}").path == path  # the former agent name, an alias
+    with pytest.raises(ImportError, match=r"the optional extra 'rllib'.*pip install 'ccg-env\[rllib\]'"):
+        agent.act(np.zeros(4, dtype=np.float32), np.ones(3, dtype=np.int8))
+    with zipfile.ZipFile(path, "a") as archive:  # a third member: no longer the format
+        archive.writestr("extra.txt", "x")
+    with pytest.raises(ModelFileError, match="not a ccg-env RLlib policy file"):
+        LearnedAgent(path)
+
+
 # --- seeding, observation scale, the shipped model --------------------------------------------------
 
 
@@ -126,9 +185,8 @@ def _raw_observation(rules):
 
 def _predicted_inputs(agent, monkeypatch) -> list:
     seen: list = []
-    agent._load()
-    monkeypatch.setattr(agent._model, "predict", lambda obs, **kwargs: (seen.append(obs) or 0, None))
-    monkeypatch.setattr("agents.learned.greedy_action", lambda policy, obs, ids: seen.append(obs) or 0)
+    model = agent._load()
+    monkeypatch.setattr(model, "logits", lambda obs, masks: seen.append(obs[0]) or np.zeros(masks.shape))
     return seen
 
 
@@ -213,47 +271,3 @@ def test_the_shipped_model_plays_as_the_gym_env_opponent(shipped_agent):
             done = terminated or truncated
         assert info["outcome"] in ("win", "loss", "draw", "turn_limit")
     env.close()
-
-
-class RecordingAgent:
-    """Passes every decision to an agent and keeps the action ids it chose."""
-
-    def __init__(self, agent) -> None:
-        self.agent, self.name, self.actions = agent, "recorded", []
-
-    def act(self, observation, action_mask, view=None) -> int:
-        self.actions.append(self.agent.act(observation, action_mask, view))
-        return self.actions[-1]
-
-    def reset(self, seed=None) -> None:
-        self.agent.reset(seed)
-
-
-def test_the_shipped_model_file_holds_the_zips_policy_exactly(shipped_agent):
-    import torch
-
-    from ccg_env.saved_policy import load_model
-
-    old = load_model(REPO / "models" / "ppo_vs_heuristic.zip", trust=True).policy
-    new = shipped_agent._load().policy
-    assert type(new) is type(old) and new.net_arch == old.net_arch
-    old_state, new_state = old.state_dict(), new.state_dict()
-    assert list(new_state) == list(old_state)
-    assert all(torch.equal(new_state[key], old_state[key]) for key in old_state)
-
-
-def test_the_shipped_model_file_plays_the_same_games_as_the_shipped_zip(shipped_agent):
-    from agents.heuristic import HeuristicAgent
-    from agents.learned import LearnedAgent
-
-    trusted_zip = LearnedAgent(REPO / "models" / "ppo_vs_heuristic.zip", trust=True)
-    runner = MatchRunner()
-    for seed in (0, 1):
-        for seat in (0, 1):
-            games = []
-            for agent in (trusted_zip, shipped_agent):
-                recorded = RecordingAgent(agent)
-                seats = (recorded, HeuristicAgent()) if seat == 0 else (HeuristicAgent(), recorded)
-                games.append((runner.play(seats, seed), recorded.actions))
-            (old_record, old_actions), (new_record, new_actions) = games
-            assert len(old_actions) > 10 and new_actions == old_actions and new_record == old_record

@@ -14,7 +14,7 @@ require_rllib()
 
 from agents.match import MatchRunner  # noqa: E402
 from agents.random_agent import RandomAgent  # noqa: E402
-from agents.rllib_agent import RLlibAgent  # noqa: E402
+from agents.learned import LearnedAgent  # noqa: E402
 from ccg_env.model_file import UntrustedModelError  # noqa: E402
 from ccg_env.rllib.league import LeagueCallback  # noqa: E402
 from ccg_env.rllib.policy_file import read_policy_file  # noqa: E402
@@ -131,18 +131,18 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tiny_run, tmp
     restore(resumed, run / "model")
     (league,) = [c for c in resumed.callbacks if isinstance(c, LeagueCallback)]
     assert league.snapshots and len(league.snapshots) <= 2
-    agent = RLlibAgent(run / "model", trust=True)
-    trusted_main = agent._load()
+    agent = LearnedAgent(run / "model", trust=True)
+    trusted_main = agent._load().module
     restored = resumed.get_module("main").get_state()
     assert _same(_weights({k: v.numpy() for k, v in trusted_main.state_dict().items()}), _weights(restored))
     resumed.stop()
 
     # the agent: a checkpoint folder needs trust; the policy file plays an arena game with legal moves only
     with pytest.raises(UntrustedModelError, match="trust=True"):
-        RLlibAgent(run / "model")
-    record = MatchRunner().play([RLlibAgent(run / "model.ccgrllib"), RandomAgent()], seed=5)
+        LearnedAgent(run / "model")
+    record = MatchRunner().play([LearnedAgent(run / "model.ccgrllib"), RandomAgent()], seed=5)
     assert record.result in ("win", "draw", "turn_limit")
-    record = MatchRunner(decks="random").play([RandomAgent(), RLlibAgent(run / "model", trust=True)], seed=6)
+    record = MatchRunner(decks="random").play([RandomAgent(), LearnedAgent(run / "model", trust=True)], seed=6)
     assert record.decisions > 0
 
 
@@ -211,5 +211,5 @@ def test_a_slot_module_run_warm_starts_logs_the_fit_and_evaluates_before_ppo(ray
     assert int(evaluations[0]["timesteps"]) == 0 and int(evaluations[-1]["timesteps"]) >= 600
     module, metadata = load_policy_file(result.run_dir / "model.ccgrllib")
     assert metadata["module_class"] == "SlotPPOTorchRLModule"
-    record = MatchRunner().play([RLlibAgent(result.run_dir / "model.ccgrllib"), RandomAgent()], seed=7)
+    record = MatchRunner().play([LearnedAgent(result.run_dir / "model.ccgrllib"), RandomAgent()], seed=7)
     assert record.decisions > 0
