@@ -23,6 +23,11 @@ def test_bradley_terry_adds_one_virtual_draw_to_each_pair_that_played():
         == pytest.approx(elo_gap(4, 2), abs=1e-6)
 
 
+def test_bradley_terry_counts_a_pair_that_played_a_single_game():
+    ratings = bradley_terry([[0, 1], [0, 0]])  # 1 win of 1, plus one draw: 1.5 against 0.5
+    assert ratings[0] - ratings[1] == pytest.approx(elo_gap(1.5, 0.5), abs=1e-6)
+
+
 def test_bradley_terry_adds_no_virtual_draw_between_agents_that_never_played():
     # agent 2 played no one: were virtual draws added against it, they would pull the 3.5:1.5 pair together
     ratings = bradley_terry([[0, 3, 0], [1, 0, 0], [0, 0, 0]])
