@@ -144,6 +144,8 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tiny_run, tmp
     assert record.result in ("win", "draw", "turn_limit")
     record = MatchRunner(decks="random").play([RandomAgent(), LearnedAgent(run / "model", trust=True)], seed=6)
     assert record.decisions > 0
+    sampling = LearnedAgent(run / "model.ccgrllib", deterministic=False)  # draws from the masked policy
+    assert MatchRunner().play([sampling, RandomAgent()], seed=8).result in ("win", "draw", "turn_limit")
 
 
 def test_ccg_env_evaluate_replays_the_checkpoints_of_an_rllib_run(tiny_run):
