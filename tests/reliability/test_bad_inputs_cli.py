@@ -72,7 +72,8 @@ def test_train_with_an_unknown_key(tmp_path, capsys):
 
 # --- agent specs and numeric options: every command -------------------------------------------------
 
-LEARNED_MISSING_FILE = ["LearnedAgent: no model file at 'no_such_model'", "(expected a .ccgmodel model file)"]
+LEARNED_MISSING_FILE = ["LearnedAgent: no model file at 'no_such_model'",
+                        "(expected a .ccgmodel or .ccgrllib model file)"]
 
 
 @pytest.mark.parametrize("argv, expected", [
