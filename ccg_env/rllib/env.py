@@ -16,10 +16,10 @@ other side of a forfeit), and ``terminateds["__all__"]`` (or ``truncateds["__all
 stopped loop) is set. ``infos[agent]`` at the end holds ``outcome`` ("win", "loss", "draw", "turn_limit", "loop",
 "illegal_action") and ``opponent``.
 
-Illegal ids (``illegal_action``): an id outside ``Discrete(N)`` raises ``ValueError``; an in-range id the mask
-forbids forfeits by default (-1 to the offender, 0 to the other agent, the game over), as RLlib's env checker
-plays unmasked random actions; ``"raise"`` and ``"ignore"`` (the offender is paid ``illegal_reward`` and acts
-again) as in every front-end of the core.
+Each ``step`` plays the action through the core's :meth:`~ccg_env.env.core.EnvCore.step` (the scripted seat's
+moves through :meth:`~ccg_env.env.core.EnvCore.play_until`) and translates the :class:`~ccg_env.env.core.Step` it
+returns. Illegal ids (``illegal_action``, forfeit by default, which RLlib's env checker's unmasked random actions
+rely on): as the core's module documentation (:mod:`ccg_env.env.core`) states for every front-end.
 
 Scripted opponents (``opponents``): a mapping of who the learner meets to weights, drawn per episode. ``"self"``
 is self-play (both agents in the game, each mapped to a module by the policy mapping function); any registered
@@ -41,9 +41,9 @@ import gymnasium
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from ..env.core import FORFEIT, EnvCore, is_truncation, outcome_for, seat_rewards
+from ..env.core import FORFEIT, EnvCore, Match, Step
 from ..env.duel import DuelSetup, Opponent, make_opponent
-from ..engine import Choice, Game
+from ..engine import Game
 
 AGENTS = ("player_0", "player_1")
 #: The learner's agent id by seat in a game against a scripted agent.
@@ -113,10 +113,15 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         self._rng = random.Random(config.get("seed"))
         self._scripted: dict[str, Opponent] = {}
         self.set_opponents(config.get("opponents", {SELF_PLAY: 1.0}))
-        self.game: Game | None = None
+        self.match: Match | None = None
         self.opponent = SELF_PLAY
         self.scripted_seat: int | None = None
-        self._legal: dict[int, Choice] = {}
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game being played (None before the first reset)."""
+        match = self.match
+        return None if match is None else match.game
 
     # --- the league's view ---------------------------------------------------------------------------
 
@@ -140,7 +145,8 @@ class CcgMultiAgentEnv(MultiAgentEnv):
             self._rng.seed(seed)
         options = options or {}
         game_seed = self._rng.randrange(_MAX_SEED)
-        self.game = self.core.new_game(game_seed, decks=options.get("decks"), scenario=options.get("scenario"))
+        match = self.match = self.core.new_match(game_seed, decks=options.get("decks"),
+                                                 scenario=options.get("scenario"))
         self.opponent = options.get("opponent") or self._draw_opponent()
         if self.opponent != SELF_PLAY and self.opponent not in self._scripted:
             check_opponents({self.opponent: 1.0}, "reset options: opponent")
@@ -148,90 +154,65 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         self.scripted_seat = None if self.opponent == SELF_PLAY else self._rng.randrange(2)
         if self.scripted_seat is None:
             self._seat_agents = AGENTS
+            step = self.core.position(match)
         else:
             self._seat_agents = (LEARNERS[0], "") if self.scripted_seat == 1 else ("", LEARNERS[1])
+            scripted = self._scripted[self.opponent]
+            scripted.reset(game_seed)
+            step = self.core.play_until(match, 1 - self.scripted_seat, scripted.choose)
         self.agents = [agent for agent in self._seat_agents if agent]
-        if self.scripted_seat is not None:
-            self._scripted[self.opponent].reset(game_seed)
-        self._advance()
-        if self.game.state.result is not None:  # a described board can start over
-            observations, rewards, terminateds, truncateds, infos = self._finish(None)
+        if step.result is not None:  # a described board can start over
+            observations, rewards, terminateds, truncateds, infos = self._finish(step)
             return observations, infos
-        return self._on_turn(), {}
+        return self._on_turn(step.current), {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Play the action of the agent on turn (the only key expected); see the module documentation."""
-        game = self.game
-        if game is None or game.state.result is not None:
+        match = self.match
+        if match is None or match.is_over:
             raise RuntimeError("CcgMultiAgentEnv.step: the game is over (or never started); call reset() first")
-        agent = self._seat_agents[game.state.current]
-        if set(action_dict) != {agent}:
+        agent = self._seat_agents[match.current]
+        if len(action_dict) != 1 or agent not in action_dict:
             raise ValueError(f"CcgMultiAgentEnv.step: expected an action for {agent} only (the agent on turn), "
                              f"got actions for {sorted(action_dict)}")
-        action_id = self.core.action_id(action_dict[agent])
-        if not self.core.play(game, action_id, self._legal):
-            return self._illegal(agent, action_id)
-        self._advance()
-        if game.state.result is not None:
-            return self._finish(None)
-        return self._on_turn(), self._zero_rewards(), {"__all__": False}, {"__all__": False}, {}
-
-    def _advance(self) -> None:
-        """Let the scripted seat play until a learning agent is on turn or the game is over; the legal ids of the
-        new position are found by :meth:`_on_turn`."""
-        self._play_scripted()
-        self._legal = {}
-
-    def _play_scripted(self) -> None:
-        """Let the scripted seat (if any) play until the learner is on turn or the game is over."""
-        seat, game = self.scripted_seat, self.game
-        if seat is None:
-            return
-        opponent, state = self._scripted[self.opponent], game.state
-        while state.result is None and state.current == seat:
-            game.apply(opponent.choose(game, seat))
-
-    def _illegal(self, agent: str, action_id: int) -> tuple[dict, dict, dict, dict, dict]:
         core = self.core
-        if core.illegal_action == "raise":
-            raise ValueError(core.refusal(agent, self.game, action_id))
-        if core.illegal_action == "ignore":
-            rewards = self._zero_rewards()
-            rewards[agent] = core.illegal_reward
-            return self._on_turn(), rewards, {"__all__": False}, {"__all__": False}, {}
-        return self._finish(self._seat_agents.index(agent))
+        step = core.step(match, core.action_id(action_dict[agent]), agent)
+        scripted = self.scripted_seat
+        if scripted is not None and step.current == scripted:
+            step = core.play_until(match, 1 - scripted, self._scripted[self.opponent].choose)
+        if step.result is not None:
+            return self._finish(step)
+        return self._on_turn(step.current), self._rewards(step), {"__all__": False}, {"__all__": False}, {}
 
-    def _on_turn(self) -> dict[str, Any]:
-        """The observation of the agent on turn (and its legal ids, kept for the next step)."""
-        game = self.game
-        seat = game.state.current
-        if not self._legal:  # found once per position (an ignored illegal id leaves the position as it was)
-            self._legal = self.core.legal(game)
-        self._writers[seat](game, seat, self._legal.values())
-        self._write_mask.write(self._legal)
+    def _on_turn(self, seat: int) -> dict[str, Any]:
+        """The observation of the agent on turn: its view and the mask of its legal ids."""
+        match = self.match
+        assert match is not None
+        legal = self.core.legal_ids(match)
+        self._writers[seat](match.game, seat, legal.values())
+        self._write_mask.write(legal)
         return {self._seat_agents[seat]: {"observations": self._buffers[seat].copy(), "action_mask": self._mask.copy()}}
 
-    def _zero_rewards(self) -> dict[str, float]:
-        return {agent: 0.0 for agent in self.agents}
+    def _rewards(self, step: Step) -> dict[str, float]:
+        """Every agent's reward of the core's step (0 but for an ignored illegal id's offender)."""
+        rewards = step.rewards
+        return {agent: rewards[seat] for seat, agent in enumerate(self._seat_agents) if agent}
 
-    def _finish(self, forfeit: int | None) -> tuple[dict, dict, dict, dict, dict]:
-        """Final observations, rewards and outcomes of every agent in the game; the episode flags."""
+    def _finish(self, step: Step) -> tuple[dict, dict, dict, dict, dict]:
+        """Translate the core's final step: every agent's last observation, reward and outcome; the episode flags."""
         game = self.game
-        self._legal = {}
-        rewards = seat_rewards(game, forfeit)
-        truncated = forfeit is None and is_truncation(game.state.result)
-        observations, reward_dict, infos = {}, {}, {}
+        observations, infos = {}, {}
         zeros = np.zeros(self.core.size, dtype=np.int8)
-        for agent in self.agents:
-            seat = self._seat_agents.index(agent)
-            self._writers[seat](game, seat)
-            observations[agent] = {"observations": self._buffers[seat].copy(), "action_mask": zeros.copy()}
-            reward_dict[agent] = rewards[seat]
-            infos[agent] = {"outcome": outcome_for(game, seat, forfeit), "opponent": self.opponent}
+        for seat, agent in enumerate(self._seat_agents):
+            if agent:
+                self._writers[seat](game, seat)
+                observations[agent] = {"observations": self._buffers[seat].copy(), "action_mask": zeros.copy()}
+                infos[agent] = {"outcome": step.outcome(seat), "opponent": self.opponent}
+        truncated = step.truncated
         flags = {agent: True for agent in self.agents}
         terminateds = {**({} if truncated else flags), "__all__": not truncated}
         truncateds = {**(flags if truncated else {}), "__all__": truncated}
-        return observations, reward_dict, terminateds, truncateds, infos
+        return observations, self._rewards(step), terminateds, truncateds, infos
 
 
 __all__ = ["AGENTS", "FORFEIT", "LEARNERS", "SELF_PLAY", "CcgMultiAgentEnv", "check_opponents", "masked_space",

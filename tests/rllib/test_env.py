@@ -106,3 +106,22 @@ def test_an_only_legal_move_is_shown_like_any_other():
     assert 1 in shown
     with pytest.raises(ValueError, match=r"unknown keys \['play_forced'\]"):  # the experiment's option is gone
         CcgMultiAgentEnv({"play_forced": True})
+
+
+def test_ignore_mode_pays_the_offender_who_moves_again_and_a_scripted_game_forfeits_by_default():
+    env = CcgMultiAgentEnv({"illegal_action": "ignore", "illegal_reward": -0.25, "seed": 2})
+    observations, _ = env.reset(seed=2)
+    (agent,) = observations
+    mask = observations[agent]["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    again, rewards, terminateds, truncateds, _ = env.step({agent: illegal})
+    other = AGENTS[1 - AGENTS.index(agent)]
+    assert rewards == {agent: -0.25, other: 0.0} and not terminateds["__all__"] and not truncateds["__all__"]
+    assert set(again) == {agent} and np.array_equal(again[agent]["action_mask"], mask)
+    scripted = CcgMultiAgentEnv({"opponents": {"random": 1.0}, "seed": 4})
+    observations, _ = scripted.reset(seed=4)
+    (learner,) = observations
+    illegal = int(np.flatnonzero(observations[learner]["action_mask"] == 0)[0])
+    _, rewards, terminateds, _, infos = scripted.step({learner: illegal})
+    assert rewards == {learner: -1.0} and terminateds == {learner: True, "__all__": True}
+    assert infos[learner] == {"outcome": "illegal_action", "opponent": "random"}
