@@ -21,11 +21,6 @@ def batch_logits(policy: Any, observations: np.ndarray) -> np.ndarray:
         return policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
 
 
-def policy_logits(policy: Any, observation: np.ndarray) -> np.ndarray:
-    """An SB3 actor-critic policy's action logits for one observation (no gradients, no preprocessing)."""
-    return batch_logits(policy, observation[None])[0]
-
-
 def greedy_rows(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """For each row, the id with the highest logit among those its mask allows; ties go to the lowest id, as an argmax
     over the masked policy does; a row with no legal id (a finished game) gets 0."""
@@ -42,15 +37,3 @@ def best_legal(logits: np.ndarray, legal_ids: Sequence[int]) -> int:
     allowed[0, np.asarray(legal_ids, dtype=np.int64)] = True
     return int(greedy_rows(np.asarray(logits)[None], allowed)[0])
 
-
-def greedy_action(policy: Any, observation: np.ndarray, legal_ids: Sequence[int]) -> int:
-    """The legal id with the highest logit (:func:`best_legal`).
-
-    Args:
-        policy: an SB3 (Maskable) actor-critic policy in evaluation mode.
-        observation: one float32 observation as the policy was trained on (normalized or not).
-        legal_ids: the ids the mask allows (at least one).
-    """
-    if len(legal_ids) == 1:
-        return int(legal_ids[0])
-    return best_legal(policy_logits(policy, np.asarray(observation, dtype=np.float32)), legal_ids)
