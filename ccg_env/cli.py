@@ -457,7 +457,7 @@ def run_serve(args: argparse.Namespace) -> int:
     runner = MatchRunner(**data.game_kwargs())
     opponent_name = str(getattr(agent, "name", args.opponent))
     names = ("you", opponent_name) if args.seat == 0 else (opponent_name, "you")
-    session = PlaySession(args.seed, args.seat, names, lambda game: runner.step(game, agent, args.seed),
+    session = PlaySession(args.seed, args.seat, names, lambda game, seat: runner.decide(game, agent, args.seed),
                           Path(args.save_dir), data)
     try:
         serve(session, args.port, host=args.host,

@@ -1,9 +1,9 @@
 """One env core under every front-end, and an engine that owns its queries: checked on the sources and at run time.
 
 - each front-end (AEC, Gymnasium, draft, batched vector, SB3 VecEnv, league opponents, the arena's match runner,
-  the CLI, the notebook helpers, the web server) goes through ``ccg_env.env.core``: it imports the core and none of them lists legal
-  choices, encodes ids, writes a mask, picks decks, resolves rules, handles an illegal action, scores a game or
-  loops over the other seat's moves by itself;
+  the CLI, the notebook helpers, the web server) goes through ``ccg_env.env.core``: it imports the core and none of
+  them lists legal choices, encodes ids, writes a mask, picks decks, resolves rules, handles an illegal action,
+  scores a game or loops over the other seat's moves by itself;
 - one implementation each of the mask, the deck pick, rules resolution and greedy masked play;
 - no module outside the engine reads the engine's underscore names or its event bus tables;
 - no import loop between env modules at run time.

@@ -18,7 +18,7 @@ MAX_REQUEST_BYTES = 4096
 TOKEN_HEADER = "X-CCG-Token"
 
 
-def refusal(request: Any, hosts: tuple[str, ...], token: str) -> tuple[str, int] | None:
+def refused_request(request: Any, hosts: tuple[str, ...], token: str) -> tuple[str, int] | None:
     """Why a request is refused (message, HTTP status), or None if it may go on."""
     host = _host_name(request.host)
     if host not in hosts:

@@ -1,15 +1,17 @@
 """``ccg-env serve``: play a game in the browser against an agent, on a small local web server (127.0.0.1 by default).
 
 The page draws the board from the person's seat with the viewer's code and asks the server for the legal
-moves, which come from the action mask every agent gets (:func:`ccg_env.env.masks.legal_mask` through the
-action codec), so the browser offers exactly what an agent may choose. A click sends an action id; the server
-checks it against a fresh mask, applies it, lets the opponent move until it is the person's turn again, and
-saves the game as a replay file when it ends, viewable at ``/games/<name>``. The opponent is passed in as a
+moves, the env core's legal ids (:meth:`~ccg_env.env.core.EnvCore.legal_ids`, what every agent's mask holds), so the
+browser offers exactly what an agent may choose. A click sends an action id; the server plays it through the core's
+step (:meth:`~ccg_env.env.core.EnvCore.step`, which refuses an id the mask forbids), lets the opponent move through
+:meth:`~ccg_env.env.core.EnvCore.play_until` until it is the person's turn again, and saves the game as a replay
+file when it ends, viewable at ``/games/<name>``. The opponent is passed in as a
 function (the command builds it from an agent spec), so this module needs no agent code.
 
 Flask is the framework and waitress the server (a fixed pool of threads, bounded request sizes). A local server is
 still reachable from any page the person's browser opens, so every request passes
-:func:`~ccg_env.viewer.request_guard.refusal` first (Host, Origin, size, JSON body and the page's session token).
+:func:`~ccg_env.viewer.request_guard.refused_request` first (Host, Origin, size, JSON body and the page's session
+token).
 Each action names the state version it was chosen on, and one chosen on an older state (a double click, a second
 tab) is refused instead of being applied to a board the person did not see.
 """
@@ -25,16 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-
 from ..engine import Choice, Game
 from ..engine.choices import describe_choice
-from ..env.codec import ActionCodec, ActionLayout
-from ..env.masks import legal_mask
+from ..env.codec import ActionCodec
+from ..env.core import EnvCore, Match
 from ..engine.view import GameView
 from .html import error_html, render_html
 from .replay import load_replay, save_replay, frame
-from .request_guard import LOOPBACK_HOSTS, MAX_REQUEST_BYTES, TOKEN_HEADER, refusal
+from .request_guard import LOOPBACK_HOSTS, MAX_REQUEST_BYTES, TOKEN_HEADER, refused_request
 from .template import BOARD_SCRIPT, STYLE, fill
 from ..engine.errors import shown
 
@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 
     from ..cli_data_options import GameData
 
-#: The opponent: given the game with the opponent on turn, make its move through ``game.apply`` and return the
-#: choice (the command wraps an agent in agents.match.MatchRunner.step, which checks it against the mask).
-Opponent = Callable[[Game], Choice]
+#: The opponent: given the game and its seat (on turn), its legal choice, which the core applies (the command wraps an
+#: agent in agents.match.MatchRunner.decide, which checks it against the mask).
+Opponent = Callable[[Game, int], Choice]
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.json$")
 #: The server's worker threads (waitress), and the most connections it keeps open at once.
 THREADS = 4
@@ -58,7 +58,8 @@ class StaleActionError(ValueError):
 
 @dataclass
 class PlaySession:
-    """One game in progress between the person (``seat``) and the opponent; every call holds ``lock``."""
+    """One game in progress between the person (``seat``) and the opponent, played through the env core (a core
+    of ``data``'s rules, cards and decks that refuses a masked-out id); every call holds ``lock``."""
 
     seed: int
     seat: int
@@ -66,8 +67,8 @@ class PlaySession:
     opponent: Opponent
     save_dir: Path
     data: GameData | None = None
-    game: Game = field(init=False)
-    codec: ActionCodec = field(init=False)
+    core: EnvCore = field(init=False)
+    match: Match = field(init=False)
     choices: list[Choice] = field(init=False)
     saved: str | None = field(init=False, default=None)
     version: int = field(init=False, default=0)
@@ -75,14 +76,27 @@ class PlaySession:
     _log_seen: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
+        data = self.data
+        rules, cards, decks = (data.rules, data.cards, data.decks) if data is not None else (None, None, None)
+        self.core = EnvCore(rules, cards, decks, illegal_action="raise", log=True)
         self.new_game(self.seed)
+
+    @property
+    def game(self) -> Game:
+        """The engine game being played."""
+        game = self.match.game
+        assert game is not None  # a duel: the game exists from the start
+        return game
+
+    @property
+    def codec(self) -> ActionCodec:
+        """The core's action codec (what the ids stand for)."""
+        return self.core.codec
 
     def new_game(self, seed: int) -> None:
         """Start a fresh game with ``seed`` (the opponent moves first if it has seat 0)."""
-        kwargs = self.data.game_kwargs() if self.data is not None else {}
         self.seed = seed
-        self.game = Game.new(seed, **kwargs)
-        self.codec = ActionCodec(ActionLayout.for_rules(self.game.state.rules))
+        self.match = self.core.new_match(seed)
         self.choices = []
         self.saved = None
         self._log_seen = 0
@@ -90,10 +104,9 @@ class PlaySession:
         self._opponent_moves()
 
     def legal_ids(self) -> list[int]:
-        """The person's legal action ids, read from the agents' action mask (empty when not on turn)."""
-        mask: np.ndarray = np.zeros(self.codec.layout.size, dtype=np.int8)
-        legal_mask(self.game, self.codec, self.seat, mask)
-        return [int(i) for i in np.flatnonzero(mask)]
+        """The person's legal action ids, the core's (empty when not on turn)."""
+        match = self.match
+        return sorted(self.core.legal_ids(match)) if match.current == self.seat else []
 
     def check_version(self, version: object) -> None:
         """Raise StaleActionError unless ``version`` is the state version now (what the page last drew)."""
@@ -104,36 +117,40 @@ class PlaySession:
                                    f"{self.version}: look at the board again")
 
     def act(self, action_id: object, version: object) -> None:
-        """Apply the person's action id, chosen on state ``version``, if the mask allows it; then let the opponent
-        move.
+        """Play the person's action id, chosen on state ``version``, through the core's step; then let the
+        opponent move.
 
         Raises:
             StaleActionError: ``version`` is not the current state version (nothing is applied).
-            ValueError: not an integer id, not the person's turn, or an id the mask forbids.
+            ValueError: not an integer id, the game is over, an id out of the action space or one the mask forbids
+                (the core's refusal; nothing is applied).
         """
         if isinstance(action_id, bool) or not isinstance(action_id, int):
             raise ValueError(f"an action must be an integer id, got {shown(action_id)}")
         self.check_version(version)
-        if self.game.is_over:
+        match, core = self.match, self.core
+        if match.is_over:
             raise ValueError("the game is over: start a new one")
-        legal = self.legal_ids()
-        if action_id not in legal:
-            raise ValueError(f"action {action_id} is not legal now (legal ids: {legal})")
-        choice = self.codec.decode(self.game, action_id)
-        assert choice is not None  # a legal id always names a choice
-        self._apply(choice)
-        self._opponent_moves()
-
-    def _apply(self, choice: Choice) -> None:
-        self.game.apply(choice)
+        if match.current != self.seat:
+            raise ValueError("it is not your turn")
+        action_id = core.action_id(action_id)
+        choice = core.legal_ids(match).get(action_id)
+        core.step(match, action_id, "you")  # raises ValueError for an id the mask forbids
+        assert choice is not None  # the step took it: a legal id
         self.choices.append(choice)
         self.version += 1
+        self._opponent_moves()
+
+    def _choose(self, game: Game, seat: int) -> Choice:
+        """The opponent's choice, recorded for the replay (the core applies it)."""
+        choice = self.opponent(game, seat)
+        self.choices.append(choice)
+        self.version += 1
+        return choice
 
     def _opponent_moves(self) -> None:
-        while not self.game.is_over and self.game.current_player != self.seat:
-            self.choices.append(self.opponent(self.game))
-            self.version += 1
-        if self.game.is_over and self.saved is None:
+        step = self.core.play_until(self.match, self.seat, self._choose)
+        if step.result is not None and self.saved is None:
             self.saved = self._save()
 
     def _save(self) -> str:
@@ -146,15 +163,16 @@ class PlaySession:
     def state(self, whole_log: bool = False) -> dict[str, Any]:
         """What the page draws: the board from the person's seat, the log since the page's last look (or the
         whole game's, for a page just opened), and the person's legal moves."""
-        log = GameView(self.game, self.seat).log_words(self.names).lines(0 if whole_log else self._log_seen)
-        self._log_seen = len(self.game.log)
+        game = self.game
+        log = GameView(game, self.seat).log_words(self.names).lines(0 if whole_log else self._log_seen)
+        self._log_seen = len(game.log)
+        legal = self.core.legal_ids(self.match)
         moves = []
         for action_id in self.legal_ids():
-            choice = self.codec.decode(self.game, action_id)
-            assert choice is not None
+            choice = legal[action_id]
             moves.append({"id": action_id, "kind": choice.kind.value, "source": choice.source,
-                          "target": choice.target, "text": describe_choice(self.game, choice)})
-        return {"version": self.version, "frame": frame(self.game, self.seat, self.names, len(self.choices), log),
+                          "target": choice.target, "text": describe_choice(game, choice)})
+        return {"version": self.version, "frame": frame(game, self.seat, self.names, len(self.choices), log),
                 "moves": moves, "saved": self.saved, "seed": self.seed}
 
 
@@ -176,7 +194,7 @@ def create_app(session: PlaySession, *, hosts: tuple[str, ...] = LOOPBACK_HOSTS,
     def guard() -> Any:
         """Refuse requests for other host names, from other origins, too large, or changing state without the
         token and a JSON body."""
-        refused = refusal(request, hosts, secret)
+        refused = refused_request(request, hosts, secret)
         if refused is not None:
             return jsonify({"error": refused[0]}), refused[1]
         return None

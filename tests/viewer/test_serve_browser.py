@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -42,7 +43,8 @@ def served(tmp_path):
     runner = MatchRunner()
     agent = RandomAgent()
     agent.reset(seed=SEED)
-    session = PlaySession(SEED, 0, ("you", "random"), lambda game: runner.step(game, agent, SEED), tmp_path / "saved")
+    session = PlaySession(SEED, 0, ("you", "random"), lambda game, seat: runner.decide(game, agent, SEED),
+                          tmp_path / "saved")
     server = make_server("127.0.0.1", 0, create_app(session, token=TOKEN), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -105,13 +107,15 @@ def test_a_whole_game_against_the_random_agent_by_clicking(browser, served, tmp_
 def test_the_server_refuses_moves_the_mask_forbids(served):
     url, session = served
     legal = session.legal_ids()
-    body = {"action": max(legal) + 10_000, "version": session.version}
-    request = urllib.request.Request(url + "/api/act", data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "X-CCG-Token": TOKEN})
-    with pytest.raises(urllib.error.HTTPError) as error:
-        urllib.request.urlopen(request, timeout=30)
-    assert error.value.code == 400 and "is not legal now" in json.loads(error.value.read())["error"]
-    assert session.choices == [] and session.legal_ids() == legal
+    masked_out = next(i for i in range(session.core.size) if i not in legal)
+    for action, said in ((max(legal) + 10_000, "out of the action space"), (masked_out, "illegal now|empty slot")):
+        body = {"action": action, "version": session.version}
+        request = urllib.request.Request(url + "/api/act", data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "X-CCG-Token": TOKEN})
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(request, timeout=30)
+        assert error.value.code == 400 and re.search(said, json.loads(error.value.read())["error"]), action
+        assert session.choices == [] and session.legal_ids() == legal and not session.match.is_over
 
 
 def test_a_malformed_saved_game_gets_a_clear_error_page(browser, served):

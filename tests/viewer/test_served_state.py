@@ -20,13 +20,12 @@ STEPS = 40
 
 
 def random_opponent(seed: int):
-    """An opponent that applies a uniformly random legal choice (seeded)."""
+    """An opponent that picks a uniformly random legal choice (seeded); the session's core applies it."""
     rng = random.Random(seed)
 
-    def move(game: Game):
-        choice = rng.choice(game.legal_actions())
-        game.apply(choice)
-        return choice
+    def move(game: Game, seat: int):
+        assert seat == game.current_player
+        return rng.choice(game.legal_actions())
 
     return move
 
