@@ -41,7 +41,7 @@ def test_bradley_terry_anchors_the_geometric_mean_strength_at_1500():
 
 
 def test_bradley_terry_converges_to_the_fixed_point_where_expected_wins_match_the_wins():
-    wins = [[0, 8, 10], [2, 0, 8], [0, 2, 0]]
+    wins = [[0, 5, 1], [1, 0, 9], [2, 3, 0]]  # pairs that played 6, 3 and 12 games, each plus one virtual draw
     ratings = bradley_terry(wins, prior_draws=1.0)
     strength = [10 ** ((r - RATING_ANCHOR) / 400) for r in ratings]
     for i in range(3):
@@ -64,6 +64,7 @@ def test_bradley_terry_stops_at_the_iteration_limit_or_the_tolerance():
 def test_an_agent_that_never_wins_without_virtual_draws_rates_minus_infinity():
     assert bradley_terry([[0, 2], [0, 0]], prior_draws=0.0) == [RATING_ANCHOR, -math.inf]
     assert bradley_terry([[0, 0], [0, 0]]) == [RATING_ANCHOR, RATING_ANCHOR]  # no games: nothing moves
+    assert bradley_terry([]) == []  # no agents: no ratings
 
 
 def test_rating_against_adds_one_virtual_draw_against_each_opponent_played():
