@@ -61,6 +61,13 @@ def test_bradley_terry_stops_at_the_iteration_limit_or_the_tolerance():
     assert bradley_terry(wins, iterations=20_000, tolerance=0.0) == pytest.approx(converged, abs=1e-6)
 
 
+def test_bradley_terry_stops_when_no_agents_log_strength_moves_by_the_tolerance_the_weakest_included():
+    wins = [[0, 1, 9], [1, 0, 9], [1, 1, 0]]  # step 2 moves the two strong agents by 0.031, the weak one by 0.062
+    assert bradley_terry(wins, tolerance=0.05) == bradley_terry(wins, iterations=3)
+    assert bradley_terry(wins, tolerance=0.05) != bradley_terry(wins, iterations=2)
+    assert bradley_terry(wins, tolerance=0.07) == bradley_terry(wins, iterations=2)
+
+
 def test_an_agent_that_never_wins_without_virtual_draws_rates_minus_infinity():
     assert bradley_terry([[0, 2], [0, 0]], prior_draws=0.0) == [RATING_ANCHOR, -math.inf]
     assert bradley_terry([[0, 0], [0, 0]]) == [RATING_ANCHOR, RATING_ANCHOR]  # no games: nothing moves
