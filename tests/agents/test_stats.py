@@ -40,15 +40,22 @@ def test_bradley_terry_anchors_the_geometric_mean_strength_at_1500():
         assert sum(ratings) / len(ratings) == pytest.approx(RATING_ANCHOR, abs=1e-6)
 
 
-def test_bradley_terry_converges_to_the_fixed_point_where_expected_wins_match_the_wins():
-    wins = [[0, 5, 1], [1, 0, 9], [2, 3, 0]]  # pairs that played 6, 3 and 12 games, each plus one virtual draw
-    ratings = bradley_terry(wins, prior_draws=1.0)
+@pytest.mark.parametrize("wins, prior", [
+    ([[0, 5, 1], [1, 0, 9], [2, 3, 0]], 1.0),  # pairs that played 6, 3 and 12 games, each plus one virtual draw
+    ([[0, 3, 1], [2, 0, 4], [0, 2, 0]], 0.0),  # agents 0 and 2 played a single game, no virtual draws
+])
+def test_bradley_terry_converges_to_the_fixed_point_where_expected_wins_match_the_wins(wins, prior):
+    ratings = bradley_terry(wins, prior_draws=prior)
     strength = [10 ** ((r - RATING_ANCHOR) / 400) for r in ratings]
     for i in range(3):
-        won = sum(wins[i][j] + 0.5 for j in range(3) if j != i)
-        expected = sum((wins[i][j] + wins[j][i] + 1.0) * strength[i] / (strength[i] + strength[j])
+        won = sum(wins[i][j] + prior / 2 for j in range(3) if j != i)
+        expected = sum((wins[i][j] + wins[j][i] + prior) * strength[i] / (strength[i] + strength[j])
                        for j in range(3) if j != i)
         assert expected == pytest.approx(won, abs=1e-6)
+
+
+def test_bradley_terry_ignores_an_agents_games_against_itself():
+    assert bradley_terry([[5, 3, 2], [1, 7, 4], [3, 1, 9]]) == bradley_terry([[0, 3, 2], [1, 0, 4], [3, 1, 0]])
 
 
 def test_bradley_terry_stops_at_the_iteration_limit_or_the_tolerance():
@@ -114,6 +121,7 @@ def test_wilson_interval_known_values_fractional_successes_and_bounds():
     assert high == pytest.approx(1.0, abs=1e-12) and low == pytest.approx(1 - wilson_interval(0, 10)[1], abs=1e-12)
     assert wilson_interval(2.5, 5) == pytest.approx((1 - wilson_interval(2.5, 5)[1], wilson_interval(2.5, 5)[1]))
     assert wilson_interval(0, -3) == (0.0, 1.0)
+    assert wilson_interval(1, 1) == pytest.approx((0.2065, 1.0), abs=5e-5)  # one trial is an interval already
     with pytest.raises(ValueError, match=r"within \[0, trials=10\], got -1"):
         wilson_interval(-1, 10)
 
