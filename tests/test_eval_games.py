@@ -124,3 +124,8 @@ def test_balanced_deals_of_no_games_is_empty_and_either_seat_may_be_fixed():
     assert balanced_deals(0, seed=0, n_decks=3) == []
     assert [deal.seat for deal in balanced_deals(3, seed=0, n_decks=3, seat=0)] == [0, 0, 0]
     assert [deal.seat for deal in balanced_deals(3, seed=0, n_decks=3, seat=1)] == [1, 1, 1]
+
+
+def test_deck_pairs_round_r_deals_deck_i_against_deck_i_plus_r():
+    assert deck_pairs(3) == [(0, 0), (1, 1), (2, 2), (0, 1), (1, 2), (2, 0), (0, 2), (1, 0), (2, 1)]
+    assert deck_pairs(0) == [] and deck_pairs(1) == [(0, 0)]

@@ -122,6 +122,8 @@ def test_wilson_interval_known_values_fractional_successes_and_bounds():
     assert wilson_interval(2.5, 5) == pytest.approx((1 - wilson_interval(2.5, 5)[1], wilson_interval(2.5, 5)[1]))
     assert wilson_interval(0, -3) == (0.0, 1.0)
     assert wilson_interval(1, 1) == pytest.approx((0.2065, 1.0), abs=5e-5)  # one trial is an interval already
+    # all won: the formula's upper end is 1 exactly, which floats overshoot (16 of 16, 12 of 12 at z=1): capped at 1
+    assert wilson_interval(16, 16)[1] == 1.0 and wilson_interval(12, 12, 1.0)[1] == 1.0
     with pytest.raises(ValueError, match=r"within \[0, trials=10\], got -1"):
         wilson_interval(-1, 10)
 
