@@ -195,7 +195,7 @@ def test_a_hostile_model_file_is_refused_in_one_line_quickly_and_small(outcomes,
     assert report["error"] is not None and report["error"].startswith("ModelFileError: "), report
     assert re.search(expected, report["error"]), report["error"]
     assert "\n" not in report["error"] and len(report["error"]) < 600
-    assert report["seconds"] < 10 and report["peak_mb"] < PEAK_MB, report
+    assert report["seconds"] < 60 and report["peak_mb"] < PEAK_MB, report  # bounded: a hang, not a slow machine, fails
     assert unchanged  # nothing written beside the files (the code pickle's marker included)
 
 

@@ -67,7 +67,7 @@ def test_a_hostile_training_config_is_refused_in_one_line_quickly_and_small(outc
     report = reports[name]
     assert report["error"] is not None and re.search(CASES[name][1], report["error"]), report
     assert "\n" not in report["error"] and len(report["error"]) < 1000  # the file, the key, the known keys
-    assert report["seconds"] < 5 and report["peak_mb"] < 300, report
+    assert report["seconds"] < 30 and report["peak_mb"] < 300, report  # bounded: a hang, not a slow machine, fails
     assert unchanged
 
 
