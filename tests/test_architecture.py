@@ -29,9 +29,6 @@ FRONT_ENDS = {
 }
 #: Modules that start or play games without being a front-end of their own: they go through one that is.
 PLAYERS = ["ccg_env/cli.py"]
-#: Front-ends still doing the core's step jobs themselves (a strict xfail: it fails once they are fixed, so the
-#: entry is removed then).
-NOT_YET_ON_THE_STEP: set[str] = set()
 #: What only the core's step decides: reading the illegal-action mode, the rewards and outcome of an ended game.
 STEP_JOBS = {"illegal_action", "illegal_reward", "seat_rewards", "outcome_for", "is_truncation", "forfeit_rewards",
              "FORFEIT_REWARD", "TRUNCATING_RESULTS", "refusal", "draft_refusal"}
@@ -106,15 +103,9 @@ def _step_offenders(path: str) -> list[str]:
     return [f"{path}:{where}" for where in _step_jobs(tree) + _own_play_loops(tree)]
 
 
-@pytest.mark.parametrize("path", sorted(set(FRONT_ENDS) - NOT_YET_ON_THE_STEP) + PLAYERS)
+@pytest.mark.parametrize("path", sorted(FRONT_ENDS) + PLAYERS)
 def test_no_front_end_handles_illegal_actions_scores_a_game_or_loops_over_turns_itself(path):
     """The step (illegal actions, the end of the game, rewards) and the opponent and play loop are the core's."""
-    assert not _step_offenders(path)
-
-
-@pytest.mark.xfail(strict=True, reason="these front-ends still step the engine themselves (to be moved on the core)")
-@pytest.mark.parametrize("path", sorted(NOT_YET_ON_THE_STEP))
-def test_front_ends_not_yet_on_the_step_still_do_its_jobs(path):
     assert not _step_offenders(path)
 
 
