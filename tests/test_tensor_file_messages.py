@@ -8,7 +8,7 @@ import pytest
 from ccg_env.model_file import ModelFileError
 from ccg_env.tensor_file import scan_tensors
 
-from .reliability.crafted_weights import raw_archive
+from .reliability.crafted_weights import Tensor, crafted_archive, raw_archive
 
 
 def _refused_global(module: str, name: str) -> str:
@@ -35,3 +35,9 @@ def test_a_longer_global_is_cut_to_57_characters_and_three_dots(length):
     message = _refused_global("os", name)
     assert f"its pickle calls {shown[:57]}..., which is not a plain tensor" in message, message
     assert shown[:58] not in message
+
+
+def test_a_tensor_whose_storage_is_not_a_storage_reference_is_refused_as_not_a_tensor_record():
+    pickled = crafted_archive({"weight": Tensor(5, 0, (2,), (1,))}, [])  # the storage is the number 5
+    with pytest.raises(ModelFileError, match=r"a tensor record that is not \(storage, offset, shape, strides\)"):
+        scan_tensors(pickled, "weights.pt")
