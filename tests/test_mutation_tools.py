@@ -127,6 +127,22 @@ def test_ci_sample_settings_name_existing_modules_and_tests():
     assert 0 < sample.MIN_SCORE <= 100 and sample.SIZE >= 10
     assert sum((ROOT / m).exists() for m in sample.MODULES) >= 5
     assert all((ROOT / t).exists() for t in sample.TESTS), [t for t in sample.TESTS if not (ROOT / t).exists()]
+    assert sample.SIZE >= len(sample.MODULES)  # room for one mutant of each module
+    configured = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["only_mutate"]
+    assert all(any(Path(m).match(p) or m.startswith(p.rstrip("*")) for p in configured) for m in sample.MODULES)
+
+
+def test_ci_sample_draws_one_mutant_of_each_module_then_the_rest_from_the_pool_the_same_each_time():
+    sample = load("mutation_sample")
+    modules = ["pkg/a.py", "pkg/b.py", "pkg/sub/c.py"]
+    pool = [f"pkg.a.x_f__mutmut_{i}" for i in range(1, 30)] + ["pkg.b.x_g__mutmut_1"] \
+        + [f"pkg.sub.c.x_h__mutmut_{i}" for i in range(1, 5)]
+    drawn = sample.draw(pool, modules, 6, seed=19)
+    assert drawn == sorted(drawn) and len(set(drawn)) == 6 and set(drawn) <= set(pool)
+    assert "pkg.b.x_g__mutmut_1" in drawn and any(name.startswith("pkg.sub.c.") for name in drawn)
+    assert drawn == sample.draw(pool, modules, 6, seed=19) and drawn != sample.draw(pool, modules, 6, seed=20)
+    assert len(sample.draw(pool, modules, 2, seed=19)) == 2  # a size below the module count: the first modules
+    assert sample.draw(pool, modules, 100, seed=0) == sorted(pool)
 
 
 def test_a_mutants_tests_run_its_functions_known_killers_first_then_quickest_first(tmp_path):
