@@ -43,6 +43,7 @@ def test_bradley_terry_anchors_the_geometric_mean_strength_at_1500():
 @pytest.mark.parametrize("wins, prior", [
     ([[0, 5, 1], [1, 0, 9], [2, 3, 0]], 1.0),  # pairs that played 6, 3 and 12 games, each plus one virtual draw
     ([[0, 3, 1], [2, 0, 4], [0, 2, 0]], 0.0),  # agents 0 and 2 played a single game, no virtual draws
+    ([[0, 3, 1], [2, 0, 4], [0, 2, 0]], 1.0),  # the single game's pair gets its virtual draw too
 ])
 def test_bradley_terry_converges_to_the_fixed_point_where_expected_wins_match_the_wins(wins, prior):
     ratings = bradley_terry(wins, prior_draws=prior)
