@@ -20,7 +20,8 @@ Observation scale: a model trained on normalized observations saw each raw value
 game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the packaged rules when no view is
 given) and the card set from the ``cards`` option (the packaged cards by default). A model file records the card
 set it was trained on: another card set is refused with an error naming both; so is an observation or action
-mask of another size than the model's.
+mask of another size than the model's. A file that records its observation spec is also compared, at the first
+observation, with the spec of the game's rules and card set: a new card, keyword or piece size is refused by name.
 """
 
 from __future__ import annotations
@@ -69,11 +70,12 @@ class LearnedAgent:
         self._model: Any = None
         self._fitted: set[tuple[int, int]] = set()
         self._rng = np.random.default_rng()
-        self._scales: dict[Any, np.ndarray] = {}
+        self._encoders: dict[Any, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_model"] = None  # reloaded lazily in the receiving process
+        state["_encoders"] = {}  # rebuilt there too (they hold compiled objects that do not pickle)
         return state
 
     def _load(self) -> Any:
@@ -95,11 +97,14 @@ class LearnedAgent:
         model = self._model if self._model is not None else self._load()
         obs = np.asarray(observation, dtype=np.float32)
         sizes = (obs.size, len(action_mask))
+        rules = view.rules if view is not None else None
         if sizes not in self._fitted:
-            model.check_fits(observation_size=obs.size, action_size=len(action_mask))
+            encoder = self._encoder(rules, obs.size)
+            model.check_fits(observation_size=obs.size, action_size=len(action_mask),
+                             spec=encoder.spec if encoder.size == obs.size else None)
             self._fitted.add(sizes)
         if self.normalize:
-            obs = obs * self._scale(view.rules if view is not None else None, obs.size)
+            obs = obs * self._scale(rules, obs.size)
         return model, obs
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
@@ -122,14 +127,20 @@ class LearnedAgent:
         if not self.deterministic:
             self._rng = np.random.default_rng(seed)
 
+    def _encoder(self, rules: Any, size: int) -> Any:
+        """The observation encoder of ``rules`` (None: the packaged rules) and the agent's card set: the duel's, or
+        the draft mode's when the observation has its size."""
+        encoder = self._encoders.get((rules, size))
+        if encoder is None:
+            encoder = observation_encoder(rules, self.cards)
+            if encoder.size != size:  # a draft-mode observation: the battle's pieces, then the draft's
+                encoder = observation_encoder(rules, self.cards, draft=True)
+            self._encoders[(rules, size)] = encoder
+        return encoder
+
     def _scale(self, rules: Any, size: int) -> np.ndarray:
         """The observation scale of ``rules`` (None: the packaged rules) and the agent's card set."""
-        scale = self._scales.get((rules, size))
-        if scale is None:
-            scale = observation_scale(rules, self.cards)
-            if scale.size != size:  # a draft-mode observation: the battle's pieces, then the draft's
-                scale = observation_scale(rules, self.cards, draft=True)
-            self._scales[(rules, size)] = scale
+        scale = self._encoder(rules, size).scale
         if scale.size != size:
             raise ValueError(f"LearnedAgent {self.name!r}: the observation has {size} entries but the rules and "
                              f"card set the agent scales with give {scale.size}; pass the game's card set as "
@@ -242,10 +253,16 @@ def load_rllib(path: Path) -> LoadedModule:
 def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False) -> np.ndarray:
     """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged.
     ``draft``: the scale of the draft mode's observation (:class:`ccg_env.env.draft_observation.DraftEncoder`)."""
+    return observation_encoder(rules, cards, draft).scale
+
+
+def observation_encoder(rules: Any = None, cards: Any = None, draft: bool = False) -> Any:
+    """``ObservationEncoder(rules, cards)``, or with ``draft`` the draft mode's encoder over it; None means
+    packaged."""
     from ccg_env.engine.game_setup import resolve_cards, resolve_rules
     from ccg_env.env.draft_observation import DraftEncoder
     from ccg_env.env.observation import ObservationEncoder
 
     rules, cards = resolve_rules(rules), resolve_cards(cards)
     battle = ObservationEncoder(rules, cards)
-    return DraftEncoder(battle, rules).scale if draft else battle.scale
+    return DraftEncoder(battle, rules) if draft else battle

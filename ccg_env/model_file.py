@@ -4,8 +4,9 @@ A model file is a zip archive with exactly two members:
 
 - ``metadata.json``: what the policy is and what it was trained on (:class:`ModelMetadata`): the policy class
   and its constructor options (names from fixed lists, numbers within bounds), the observation and action
-  sizes, the rules and the card ids of the observation's one-hots, the ccg-env version, and the SHA-256 of
-  the weights;
+  sizes, the rules and the card ids of the observation's one-hots, the observation's spec (its layout by name:
+  :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from files written before it was recorded), the
+  ccg-env version, and the SHA-256 of the weights;
 - ``weights.pt``: ``torch.save`` of plain tensors (the policy's ``state_dict`` and the observation bounds),
   read back with ``torch.load(weights_only=True)``, which refuses any other pickled object.
 
@@ -27,7 +28,7 @@ import math
 import re
 import zipfile
 import zlib
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -101,6 +102,8 @@ class ModelMetadata:
     """the ccg-env version that wrote the file"""
     source: dict = field(default_factory=dict)
     """free-form provenance (e.g. ``{"converted_from": "x.zip"}``, ``{"timesteps": 1500000}``): shown, not used"""
+    observation_spec: dict | None = None
+    """the observation's layout (``ObservationSpec.to_dict()``), or None in files written before it was recorded"""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document, with the format name and version first."""
@@ -133,6 +136,7 @@ class ModelMetadata:
         policy_class = POLICY_ALIASES.get(values["policy_class"], values["policy_class"])
         check_policy_kwargs(policy_class, values["policy_kwargs"], values["observation_size"], where)
         card_ids = values.get("card_ids")
+        check_spec_agrees(values.get("observation_spec"), values["observation_size"], card_ids, where)
         return cls(**{**values, "policy_class": policy_class,
                       "card_ids": tuple(card_ids) if card_ids is not None else None})
 
@@ -181,6 +185,35 @@ def _check_card_ids(value: Any, where: str) -> None:
         raise ModelFileError(f"{where}: card ids must be sorted and distinct (the observation's one-hot order)")
 
 
+def _check_observation_spec(value: Any, where: str) -> None:
+    if value is not None:
+        read_spec(value, where)
+
+
+def read_spec(value: Any, where: str) -> Any:
+    """The :class:`~ccg_env.env.observation_spec.ObservationSpec` a file records (validated), or None."""
+    if value is None:
+        return None
+    from .env.observation_spec import ObservationSpec
+
+    try:
+        return ObservationSpec.from_dict(value, where)
+    except ValueError as error:
+        raise ModelFileError(str(error)) from None
+
+
+def check_spec_agrees(spec: Any, observation_size: int, card_ids: Any, where: str) -> None:
+    """Refuse a recorded observation spec whose size or card ids contradict the file's other fields."""
+    spec = read_spec(spec, f"{where}: observation_spec")
+    if spec is None:
+        return
+    if spec.size != observation_size:
+        raise ModelFileError(f"{where}: observation_spec: its pieces make {spec.size} values but observation_size "
+                             f"is {observation_size}")
+    if card_ids is not None and list(spec.card_ids) != list(card_ids):
+        raise ModelFileError(f"{where}: observation_spec: its card ids differ from the file's card_ids")
+
+
 def _check_sha256(value: Any, where: str) -> None:
     if not isinstance(value, str) or len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
         raise ModelFileError(f"{where}: expected 64 lowercase hex digits, got {_short(value)}")
@@ -197,9 +230,9 @@ _FIELD_CHECKS: dict[str, Callable[[Any, str], None]] = {
     "observation_normalized": _check_type(bool, "true or false"),
     "action_size": _check_size(MAX_ACTION_SIZE), "rules": _check_rules, "card_ids": _check_card_ids,
     "weights_sha256": _check_sha256, "ccg_env_version": _check_type(str, "a version string"),
-    "source": _check_source,
+    "source": _check_source, "observation_spec": _check_observation_spec,
 }
-_OPTIONAL_FIELDS = {"ccg_env_version", "source"}
+_OPTIONAL_FIELDS = {"ccg_env_version", "source", "observation_spec"}
 
 
 def _short(value: Any) -> str:
@@ -402,7 +435,7 @@ def read_metadata(path: str | Path) -> ModelMetadata:
 
 def write_model_file(path: str | Path, metadata: ModelMetadata, weights: bytes) -> Path:
     """Write a model file (the metadata's ``weights_sha256`` is set from ``weights``); return its path."""
-    metadata = ModelMetadata(**{**asdict(metadata), "weights_sha256": hashlib.sha256(weights).hexdigest()})
+    metadata = replace(metadata, weights_sha256=hashlib.sha256(weights).hexdigest())
     ModelMetadata.from_dict(json.loads(json.dumps(metadata.to_dict())), str(path))  # what a reader will check
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -412,9 +445,22 @@ def write_model_file(path: str | Path, metadata: ModelMetadata, weights: bytes) 
     return path
 
 
-def check_fits(metadata: ModelMetadata, where: str, *, observation_size: int | None = None,
-               action_size: int | None = None, card_ids: list[str] | tuple[str, ...] | None = None) -> None:
-    """Raise ModelFileError naming both values when the model's sizes or card set differ from the game's."""
+def check_fits(metadata: Any, where: str, *, observation_size: int | None = None,
+               action_size: int | None = None, card_ids: list[str] | tuple[str, ...] | None = None,
+               spec: Any = None) -> None:
+    """Raise ModelFileError naming both values when the model's sizes or card set differ from the game's.
+
+    ``spec``: the game's :class:`~ccg_env.env.observation_spec.ObservationSpec`; when the model records one too, a
+    difference is named first (a card, keyword or piece: :meth:`ObservationSpec.differences`). A file written
+    before specs were recorded is checked by its sizes and card ids only.
+    """
+    recorded = read_spec(getattr(metadata, "observation_spec", None), f"{where}: observation_spec")
+    if spec is not None and recorded is not None:
+        differences = recorded.differences(spec)
+        if differences:
+            more = f" (and {len(differences) - 3} more differences)" if len(differences) > 3 else ""
+            raise ModelFileError(f"{where}: the model does not fit the game's observation: "
+                                 f"{'; '.join(differences[:3])}{more}")
     if observation_size is not None and observation_size != metadata.observation_size:
         raise ModelFileError(f"{where}: the model reads observations of {metadata.observation_size} entries but "
                              f"the game's have {observation_size} (other rules or card set?)")
@@ -439,5 +485,13 @@ def describe(metadata: ModelMetadata) -> str:
              f"actions: {metadata.action_size} ids",
              f"rules: {json.dumps(metadata.rules) if metadata.rules is not None else 'unknown'}",
              f"cards: {len(metadata.card_ids) if metadata.card_ids is not None else 'unknown'}",
+             f"observation spec: {_spec_line(metadata.observation_spec)}",
              f"written by ccg-env {metadata.ccg_env_version or '?'}; source: {json.dumps(metadata.source)}"]
     return "\n".join(lines)
+
+
+def _spec_line(recorded: dict | None) -> str:
+    spec = read_spec(recorded, "observation_spec")
+    if spec is None:
+        return "not recorded (a file from before specs were recorded)"
+    return f"version {spec.version}, {len(spec.pieces)} pieces, sha256 {spec.digest()[:16]}"

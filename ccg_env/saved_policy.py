@@ -80,16 +80,35 @@ def policy_spec(policy: Any) -> tuple[str, dict[str, Any]]:
 
 
 def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict | None = None) -> ModelMetadata:
-    """The metadata describing ``policy``; ``rules`` (a ``Rules``) and ``cards`` (a ``CardSet``) if known."""
+    """The metadata describing ``policy``; ``rules`` (a ``Rules``) and ``cards`` (a ``CardSet``) if known, and then
+    the spec of the observation they make (the duel's, or the draft mode's when that is the policy's size)."""
     import dataclasses
 
     name, kwargs = policy_spec(policy)
     high = np.asarray(policy.observation_space.high)
-    return ModelMetadata(policy_class=name, policy_kwargs=kwargs, observation_size=int(policy.observation_space.shape[0]),
+    size = int(policy.observation_space.shape[0])
+    spec = observation_spec_of(rules, cards, size).to_dict() if rules is not None and cards is not None else None
+    return ModelMetadata(policy_class=name, policy_kwargs=kwargs, observation_size=size,
                          observation_normalized=bool(np.all(high <= 1.0)), action_size=int(policy.action_space.n),
                          rules=dataclasses.asdict(rules) if rules is not None else None,
                          card_ids=tuple(sorted(cards)) if cards is not None else None, weights_sha256="0" * 64,
-                         ccg_env_version=__version__, source=dict(source or {}))
+                         ccg_env_version=__version__, source=dict(source or {}), observation_spec=spec)
+
+
+def observation_spec_of(rules: Any, cards: Any, size: int) -> Any:
+    """The spec of the observation of ``size`` entries that ``rules`` and ``cards`` make: the duel's or the draft
+    mode's; ModelFileError when neither has that size."""
+    from .env.draft_observation import DraftEncoder
+    from .env.observation import ObservationEncoder
+
+    battle = ObservationEncoder(rules, cards)
+    if battle.size == size:
+        return battle.spec
+    draft = DraftEncoder(battle, rules)
+    if draft.size == size:
+        return draft.spec
+    raise ModelFileError(f"the policy reads observations of {size} entries, but its rules and card set make "
+                         f"{battle.size} (duel) or {draft.size} (draft): pass the rules and cards it was trained on")
 
 
 def weights_bytes(policy: Any) -> bytes:
@@ -152,14 +171,15 @@ class LoadedPolicy:
         return batch_logits(self.policy, observations)
 
     def check_fits(self, *, observation_size: int | None = None, action_size: int | None = None,
-                   card_ids: Any = None) -> None:
-        """Raise ModelFileError naming both values if the game's sizes or cards differ from the model's."""
+                   card_ids: Any = None, spec: Any = None) -> None:
+        """Raise ModelFileError naming both values if the game's sizes or cards differ from the model's, and what
+        differs if the game's observation ``spec`` is given and differs from the one the file records."""
         metadata = self.metadata
         if metadata is None:  # an SB3 zip records no card set; compare sizes with its spaces
             metadata = ModelMetadata("MaskableActorCriticPolicy", {}, int(self.observation_space.shape[0]), False,
                                      int(self.action_space.n), None, None, "0" * 64)
         check_fits(metadata, str(self.path), observation_size=observation_size, action_size=action_size,
-                   card_ids=card_ids)
+                   card_ids=card_ids, spec=spec)
 
 
 def _unpickle_weights(data: bytes, metadata: ModelMetadata, where: str) -> dict[str, Any]:
@@ -309,8 +329,8 @@ def convert(source: str | Path, destination: str | Path, *, trust: bool = False,
     loaded = load_model(source, trust=trust)
     rules, cards = resolve_rules(rules), resolve_cards(cards)
     encoder = ObservationEncoder(rules, cards)
+    loaded.check_fits(observation_size=encoder.size, action_size=ActionLayout.for_rules(rules).size)
     metadata = metadata_of(loaded.policy, rules, cards, {"converted_from": Path(source).name})
-    check_fits(metadata, str(source), observation_size=encoder.size, action_size=ActionLayout.for_rules(rules).size)
     destination = Path(destination)
     if not destination.suffix:
         destination = destination.with_suffix(SUFFIX)

@@ -212,7 +212,9 @@ def test_a_torch_pickle_in_the_weights_is_refused_by_weights_only(tiny_model_fil
     ({"rules": {"max_hand": "ten"}}, "max_hand"),
     ({"card_ids": ["b", "a"]}, "card ids must be sorted"),
     ({"extra": 1}, r"unknown fields \['extra'\]"),
-    ({"observation_size": 12}, r"weights\.pt: observation_low must be a tensor of 12 numbers"),
+    ({"observation_size": 12, "observation_spec": None},  # a file without a spec: the weights' bounds are checked
+     r"weights\.pt: observation_low must be a tensor of 12 numbers"),
+    ({"observation_size": 12}, r"observation_spec: its pieces make \d+ values but observation_size is 12"),
 ])
 def test_bad_metadata_is_refused_with_the_field_named(tiny_model_file, tmp_path, change, message):
     from ccg_env.saved_policy import load_model

@@ -3,7 +3,8 @@
 Build an :class:`ObservationEncoder` once per rules and card set; ``encode`` then writes a game's observation
 into a preallocated array (``writer(out)`` checks a buffer once for many writes). ``encoder.pieces`` lists
 the layout (name, start, stop, shape), ``encoder.columns`` names the features of each piece's last axis and
-``encoder.view(vec)`` reshapes a vector (or a batch) per piece.
+``encoder.view(vec)`` reshapes a vector (or a batch) per piece; ``encoder.spec`` is the layout as a plain record
+(:class:`~ccg_env.env.observation_spec.ObservationSpec`) that model files keep.
 
 Values are raw game numbers (health 30 is 30.0), clipped into ``[low, high]``; ``encoder.scale`` (``1 / high``)
 maps them into ``[0, 1]`` for a network that wants it. "Can attack" asks the engine
@@ -23,6 +24,7 @@ import gymnasium
 import numpy as np
 
 from ..engine import CardDef, CardSet, Choice, Game, Rules
+from .observation_spec import ObservationSpec, spec_of
 from .observation_writer import (CARD_TYPES, HAND_HEAD, HERO_CLASSES, HERO_POWER_COLUMNS, KEYWORDS, MINION_HEAD,
                                  ObservationWriter)
 
@@ -76,12 +78,22 @@ class _CardRows(dict):
 class PieceLayout:
     """A flat float32 vector made of named pieces: appending pieces, and viewing a vector piece by piece.
 
-    Subclasses set ``pieces`` (a list of :class:`Piece`) and ``columns`` before adding, and ``size`` after.
+    Subclasses set ``pieces`` (a list of :class:`Piece`) and ``columns`` before adding, ``size`` after, and
+    ``cards`` (the card definitions in one-hot order).
     """
 
     pieces: list[Piece]
     columns: dict[str, tuple[str, ...]]
     size: int
+    cards: list[CardDef]
+    _spec: ObservationSpec | None = None
+
+    @property
+    def spec(self) -> ObservationSpec:
+        """The layout as a plain record: version, pieces, card ids, keywords, card types, hero classes."""
+        if self._spec is None:
+            self._spec = spec_of(self)
+        return self._spec
 
     def _add(self, name: str, shape: tuple[int, ...], columns: tuple[str, ...]) -> None:
         start = self.pieces[-1].stop if self.pieces else 0

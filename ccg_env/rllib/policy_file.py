@@ -7,13 +7,16 @@ writes the main module as a policy file, which is what to share: a zip archive w
 - ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class
   (``MaskedPPOTorchRLModule`` or ``SlotPPOTorchRLModule``), its layer sizes, activation and layer sharing (names
   from a fixed list, sizes bounded), for the slot module its ``slot`` sizes and the observation's pieces, the
-  observation and action sizes, the rules and the card ids it was trained on, and the weights' SHA-256;
+  observation and action sizes, the rules and the card ids it was trained on, the observation's spec (its layout
+  by name, :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from older files), and the weights'
+  SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
 Every size is bounded before anything is allocated (the module is first built on torch's "meta" device to size it
 against the weights limit); integer buffers (the slot module's feature indices) must equal
 the ones the metadata builds; a file that does not fit the game (other rules or card set)
-is refused with an error naming both sides (:func:`ccg_env.model_file.check_fits`).
+is refused with an error naming both sides, or what differs in the observation's spec
+(:func:`ccg_env.model_file.check_fits`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 from ..model_file import (MAX_ACTION_SIZE, MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE,
                           ModelFileError)
 from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
-from ..model_file import check_fits, parse_metadata
+from ..model_file import check_fits, check_spec_agrees, parse_metadata
 from ..tensor_file import check_module_size, load_tensors
 
 FORMAT = "ccg-env-rllib-module"
@@ -48,8 +51,8 @@ MAX_METADATA_BYTES = 4_000_000
 MAX_WEIGHTS_BYTES = 256_000_000
 _FIELDS = ("format", "format_version", "module_class", "fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
            "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source",
-           "slot")
-_OPTIONAL = {"source", "slot"}  # files written before the slot module have no "slot"
+           "slot", "observation_spec")
+_OPTIONAL = {"source", "slot", "observation_spec"}  # files written before the slot module (or the spec) lack them
 
 
 def _layers(value: Any, where: str) -> list[int]:
@@ -94,6 +97,7 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
     _size(data["action_size"], MAX_ACTION_SIZE, f"{where}: action_size")
     _check_rules(data["rules"], f"{where}: rules")
     _check_card_ids(data["card_ids"], f"{where}: card_ids")
+    check_spec_agrees(data.get("observation_spec"), data["observation_size"], data["card_ids"], where)
     slot = data.get("slot")
     if (data["module_class"] == SLOT_CLASS) != (slot is not None):
         raise ModelFileError(f"{where}: slot: expected the slot sizes for {SLOT_CLASS} and null otherwise, "
@@ -156,6 +160,7 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
         "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards),
         "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
+        "observation_spec": core.encoder.spec.to_dict(),
         "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
                  if type(module).__name__ == SLOT_CLASS else None),
     }
@@ -228,19 +233,20 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
 def check_policy_fits(metadata: dict[str, Any], where: str, **game: Any) -> None:
     """:func:`ccg_env.model_file.check_fits` for a policy file's metadata: its observation and action sizes and card
-    set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids``; those not given are not
-    checked)."""
+    set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids`` and ``spec``, the game's
+    observation spec; those not given are not checked)."""
     card_ids = metadata["card_ids"]
     check_fits(SimpleNamespace(observation_size=metadata["observation_size"], action_size=metadata["action_size"],
-                               card_ids=None if card_ids is None else tuple(card_ids)), where, **game)
+                               card_ids=None if card_ids is None else tuple(card_ids),
+                               observation_spec=metadata.get("observation_spec")), where, **game)
 
 
 def load_fitting_policy(path: str | Path, core: Any) -> Any:
     """The module of a policy file that plays ``core``'s game (an env core: its observation, action ids and cards);
     a file made for another game is refused with a ModelFileError naming both sides."""
     module, metadata = load_policy_file(path)
-    check_policy_fits(metadata, str(path), observation_size=core.encoder.size, action_size=core.size,
-                      card_ids=sorted(core.cards))
+    check_policy_fits(metadata, str(path), spec=core.encoder.spec, observation_size=core.encoder.size,
+                      action_size=core.size, card_ids=sorted(core.cards))
     return module
 
 
