@@ -160,3 +160,13 @@ def test_the_shipped_model_records_no_spec_and_is_checked_by_sizes_and_card_ids(
     with pytest.raises(ModelFileError, match=rf"reads observations of {spec.size} entries but the game's have "
                                              rf"{smaller.size}"):
         check_fits(metadata, "shipped", observation_size=smaller.size, spec=smaller)
+
+
+def test_a_league_refuses_a_checkpoint_of_another_game_by_name(model_file, tmp_path):
+    from ccg_env.env.duel import DuelSetup
+    from ccg_env.training.league import LeaguePool, LeagueSettings
+
+    LeaguePool(LeagueSettings(), DuelSetup.build()).add_checkpoint(model_file)
+    other = DuelSetup.build(cards=cards_with_one_more(tmp_path))
+    with pytest.raises(ModelFileError, match=NAMED["card added"]):
+        LeaguePool(LeagueSettings(), other).add_checkpoint(model_file)

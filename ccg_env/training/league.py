@@ -188,7 +188,7 @@ class LeaguePool:
         model = load_model(path, trust=self.trust_model)
         setup = self.setup
         model.check_fits(observation_size=setup.observation_space.shape[0], action_size=setup.action_space.n,
-                         card_ids=sorted(setup.cards))
+                         card_ids=sorted(setup.cards), spec=setup.core.observation_encoder.spec)
         self.add_snapshot(model.policy, f"checkpoint:{Path(path).stem}")
 
     def members(self, own_random: Opponent | None = None) -> list[tuple[str, str, Opponent | None, float]]:
