@@ -14,6 +14,11 @@ from tests.card_files import packaged_card_files
 NEW_CARD = "test_wisp"
 REMOVED_CARD = "wisp"  # a card no other card, hero power or deck refers to
 UNSEEN_KEYWORD = "freeze"  # the last keyword column: a model written before it existed lacks it
+#: What each game differs by, and the words naming it in a model's refusal.
+NAMED = {"card added": rf"card '{NEW_CARD}' is new",
+         "card removed": rf"card '{REMOVED_CARD}' is not in the game's card set",
+         "piece resized": r"the model's observation has piece 'own_hand' of shape \(10, \d+\) \(\d+ values\), the "
+                          r"game's \(9, \d+\)"}
 
 
 def packaged_spec() -> ObservationSpec:

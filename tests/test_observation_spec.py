@@ -14,15 +14,10 @@ import pytest
 from ccg_env.engine.game_setup import resolve_cards, resolve_rules
 from ccg_env.env.observation_spec import ObservationSpec
 from ccg_env.model_file import ModelFileError, ModelMetadata, check_fits, read_metadata, write_model_file
-from tests.observation_spec_games import (NEW_CARD, REMOVED_CARD, UNSEEN_KEYWORD, cards_with_one_less,
-                                          cards_with_one_more, packaged_spec, rules_with_a_smaller_hand,
+from tests.observation_spec_games import (NAMED, REMOVED_CARD, UNSEEN_KEYWORD, cards_with_one_less, cards_with_one_more,
+                                          packaged_spec, rules_with_a_smaller_hand,
                                           spec_of_game, spec_without_the_last_keyword)
 
-#: what each game differs by, and the words naming it in the refusal
-NAMED = {"card added": rf"card '{NEW_CARD}' is new",
-         "card removed": rf"card '{REMOVED_CARD}' is not in the game's card set",
-         "piece resized": r"the model's observation has piece 'own_hand' of shape \(10, \d+\) \(\d+ values\), the "
-                          r"game's \(9, \d+\)"}
 
 
 @pytest.fixture(scope="module")

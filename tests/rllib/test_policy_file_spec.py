@@ -15,14 +15,10 @@ from ccg_env.rllib.config import main_module_spec  # noqa: E402
 from ccg_env.rllib.env import CcgMultiAgentEnv  # noqa: E402
 from ccg_env.rllib.policy_file import (check_policy_fits, load_fitting_policy, read_policy_file,  # noqa: E402
                                        save_policy_file)
-from tests.observation_spec_games import (NEW_CARD, REMOVED_CARD, UNSEEN_KEYWORD, cards_with_one_less,  # noqa: E402
+from tests.observation_spec_games import (NAMED, NEW_CARD, UNSEEN_KEYWORD, cards_with_one_less,  # noqa: E402
                                           cards_with_one_more, packaged_spec, rules_with_a_smaller_hand,
                                           spec_of_game, spec_without_the_last_keyword)
 
-NAMED = {"card added": rf"card '{NEW_CARD}' is new",
-         "card removed": rf"card '{REMOVED_CARD}' is not in the game's card set",
-         "piece resized": r"the model's observation has piece 'own_hand' of shape \(10, \d+\) \(\d+ values\), the "
-                          r"game's \(9, \d+\)"}
 
 
 @pytest.fixture(scope="module")
