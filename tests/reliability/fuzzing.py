@@ -1,4 +1,4 @@
-"""Loads ``benchmarks/fuzz.py`` (a script folder, not a package) so tests share the fuzzer's checks and replay."""
+"""Loads the fuzzers of ``benchmarks/`` (a script folder, not a package) so tests share their checks and replay."""
 
 from __future__ import annotations
 
@@ -8,18 +8,16 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
-FUZZ_PATH = ROOT / "benchmarks" / "fuzz.py"
 
 
-def load_fuzz() -> ModuleType:
-    """Import ``benchmarks/fuzz.py`` once per process under the name ``ccg_fuzz``."""
-    name = "ccg_fuzz"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, FUZZ_PATH)
+def load_script(file_name: str, module_name: str) -> ModuleType:
+    """Import ``benchmarks/<file_name>`` once per process under ``module_name``."""
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, ROOT / "benchmarks" / file_name)
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the file runs
+        sys.modules[module_name] = module  # dataclasses look their module up while the file runs
         spec.loader.exec_module(module)
-    return sys.modules[name]
+    return sys.modules[module_name]
 
 
-fuzz = load_fuzz()
+fuzz = load_script("fuzz.py", "ccg_fuzz")

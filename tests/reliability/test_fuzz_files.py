@@ -3,7 +3,6 @@ and training configs are each loaded or refused in one line, never a crash, a ha
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -13,23 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from .fuzzing import ROOT
+from .fuzzing import ROOT, load_script
 
 SCRIPT = ROOT / "benchmarks" / "fuzz_files.py"
 
 pytest.importorskip("sb3_contrib")
 pytestmark = pytest.mark.subprocess_bounds  # child processes timed and measured
-
-
-def _load_fuzz_files():
-    """Import ``benchmarks/fuzz_files.py`` once per process under the name ``ccg_fuzz_files``."""
-    name = "ccg_fuzz_files"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the file runs
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 def test_a_bounded_file_fuzz_run_has_no_crash(tmp_path):
@@ -53,7 +41,7 @@ class BrokenDestructor:
 
 
 def test_the_fuzzer_counts_an_unexpected_exception_a_timeout_and_a_long_message_as_crashes(tmp_path, monkeypatch):
-    fuzz_files = _load_fuzz_files()
+    fuzz_files = load_script("fuzz_files.py", "ccg_fuzz_files")
 
     def raises(error):
         def load(path: Path) -> None:
