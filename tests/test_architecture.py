@@ -30,7 +30,7 @@ FRONT_ENDS = {
 #: Modules that start or play games without being a front-end of their own: they go through one that is.
 PLAYERS = ["ccg_env/cli.py"]
 #: What only the core's step decides: reading the illegal-action mode, the rewards and outcome of an ended game.
-STEP_JOBS = {"illegal_action", "illegal_reward", "seat_rewards", "outcome_for", "is_truncation", "forfeit_rewards",
+STEP_JOBS = {"illegal_action", "illegal_reward", "seat_rewards", "is_truncation", "forfeit_rewards",
              "FORFEIT_REWARD", "TRUNCATING_RESULTS", "refusal", "draft_refusal"}
 #: Calls that only the core (and the modules it is made of) may make: each is one of its jobs.
 CORE_JOBS = {"legal_actions": "listing legal choices", "encode_all": "encoding ids", "Game.new": "starting games",

@@ -79,20 +79,6 @@ def is_truncation(result: Result | None) -> bool:
     return result in TRUNCATING_RESULTS
 
 
-def outcome_for(game: Game, seat: int, forfeit: int | None = None) -> str | None:
-    """How the game ended for ``seat``: "win", "loss", "draw", a truncating result's name, "illegal_action"
-    (either seat forfeited) or None while it goes on."""
-    if forfeit is not None:
-        return FORFEIT
-    state = game.state
-    result = state.result
-    if result is None:
-        return None
-    if state.winner is not None:
-        return "win" if state.winner == seat else "loss"
-    return str(result.value)
-
-
 def seat_rewards(game: Game, forfeit: int | None = None) -> tuple[float, float]:
     """Both seats' final rewards: +1 / -1 for a win, 0 for a draw or a truncation, -1 / 0 for a forfeit."""
     if forfeit is not None:
