@@ -43,14 +43,17 @@ class HealthShaping(BaseWrapper):
         self._potential = health_potential(self.env.unwrapped.game)
 
     def step(self, action: Any) -> None:
+        raw = self.env.unwrapped
+        acting, totals = raw.agent_selection, dict(raw._cumulative_rewards)
         self.env.step(action)
-        potential = health_potential(self.env.unwrapped.game)
+        potential = health_potential(raw.game)
         before, self._potential = self._potential, potential
         if potential is None or before is None or potential == before:
             return
         change = potential - before
-        raw = self.env.unwrapped
         for agent, paid in zip(raw.possible_agents, (change, -change)):
             if agent in raw.rewards:
                 raw.rewards[agent] += paid
-                raw._cumulative_rewards[agent] += paid
+                # the total is re-added from the step's whole reward (the acting agent's starts again from 0), so
+                # it is the sum of the steps' rewards to the last bit, as PettingZoo's api_test adds them
+                raw._cumulative_rewards[agent] = (0.0 if agent == acting else totals[agent]) + raw.rewards[agent]
