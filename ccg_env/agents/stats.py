@@ -1,10 +1,11 @@
-"""Tournament statistics: Bradley-Terry ratings fitted by MM iterations, and Wilson score intervals (from
-:mod:`ccg_env.intervals`)."""
+"""Tournament statistics: Bradley-Terry ratings fitted by MM iterations, Wilson score intervals (from
+:mod:`ccg_env.intervals`), and intervals and categories over deals (the two games of a deal as one unit)."""
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+import random
+from typing import Any, Sequence
 
 from ccg_env.intervals import Z95, wilson_interval  # noqa: F401 (the arena's statistics are read from here too)
 
@@ -97,3 +98,145 @@ def rating_against(results: Sequence[tuple[float, float, int]], *, prior_draws: 
                       for r_i, _, games in played for p in [1 / (1 + 10 ** ((r_i - rating) / 400))])
     error = 1 / math.sqrt(information)
     return rating, rating - z * error, rating + z * error
+
+
+# --- deals: the two games of one deck pair and seed, played from both seats, as one unit ----------------------
+
+#: the deal categories of :func:`deal_categories`, in report order
+DEAL_CATEGORIES = ("won_both", "split", "lost_both", "other")
+
+
+def deal_interval(deals: Sequence[tuple[float, float]], z: float = Z95) -> tuple[float, float]:
+    """A win rate's interval with the games of one deal as one unit: Wilson's score interval at the effective
+    number of games of the cluster-robust variance.
+
+    The rate is ``p = sum(wins) / sum(games)``; its cluster-robust (sandwich) variance over ``G`` deals is
+    ``V = G / (G - 1) * sum((wins_d - p * games_d) ** 2) / sum(games) ** 2``, and the effective number of games
+    ``p * (1 - p) / V`` (the games' count divided by the design effect: fewer than the games where a deal's two
+    games agree, more where they split). Where ``V`` or ``p * (1 - p)`` is 0 (every deal the same), or with fewer
+    than two deals, the deals themselves are counted as the games.
+
+    Args:
+        deals: per deal, ``(wins, games)`` (a draw may count as half a win).
+        z: normal quantile; the default gives a 95% interval.
+    """
+    total = sum(games for _, games in deals)
+    if total <= 0:
+        return 0.0, 1.0
+    p = sum(wins for wins, _ in deals) / total
+    count = len(deals)
+    spread = sum((wins - p * games) ** 2 for wins, games in deals)
+    variance = count / (count - 1) * spread / total ** 2 if count > 1 else 0.0
+    effective = p * (1 - p) / variance if variance > 0 and p * (1 - p) > 0 else float(count)
+    return wilson_interval(p * effective, effective, z)  # type: ignore[arg-type]  # fractional games
+
+
+def deal_categories(deals: Sequence[Sequence[float]]) -> dict[str, int]:
+    """Count the deals won from both seats, split (one game each), lost from both, and the others.
+
+    Args:
+        deals: per deal, the player's points in each of its games (1 a win, 0.5 a draw, 0 a loss).
+
+    Returns:
+        ``{"won_both", "split", "lost_both", "other"}`` counts; ``other`` is a deal with a draw or without
+        exactly two games (an odd number of games leaves the last deal one game).
+    """
+    counts = dict.fromkeys(DEAL_CATEGORIES, 0)
+    for points in deals:
+        key = {(1, 1): "won_both", (0, 1): "split", (0, 0): "lost_both"}.get(tuple(sorted(points)), "other")
+        counts[key] += 1
+    return counts
+
+
+def percentile_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """The central ``level`` interval of ``values``: their ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles,
+    interpolated linearly between order statistics (numpy's default ``linear`` method)."""
+    if not values:
+        raise ValueError("percentile_interval needs at least one value")
+    ordered = sorted(values)
+
+    def quantile(q: float) -> float:
+        position = (len(ordered) - 1) * q
+        below = math.floor(position)
+        above = min(below + 1, len(ordered) - 1)
+        return ordered[below] + (position - below) * (ordered[above] - ordered[below])
+
+    return quantile((1 - level) / 2), quantile((1 + level) / 2)
+
+
+def resample(deals: Sequence[Any], rng: random.Random) -> list[Any]:
+    """As many deals as given, drawn from them with replacement (one bootstrap sample)."""
+    return [deals[rng.randrange(len(deals))] for _ in deals]
+
+
+def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, float]]]], *, samples: int = 1000,
+                     seed: int = 0, level: float = 0.95, prior_draws: float = 1.0) -> tuple[float, float, float]:
+    """A player's rating against opponents of fixed rating (:func:`rating_against`) with a bootstrap interval
+    over deals.
+
+    Each bootstrap sample draws, for every opponent, as many deals as were played against it, with replacement
+    (the two games of a deal stay together), and refits the rating; the interval is the samples' central
+    ``level`` percentile interval. The opponents' ratings are held fixed: their own uncertainty is not in it.
+
+    Args:
+        opponents: per opponent, ``(rating, deals)`` with ``deals`` a list of ``(points, games)`` (a draw is half
+            a point); an opponent without deals is left out.
+        samples: bootstrap samples.
+        seed: the resampling's seed (same inputs and seed, same interval).
+        level: the interval's coverage.
+        prior_draws: as in :func:`rating_against`.
+
+    Returns:
+        ``(rating, low, high)``.
+    """
+    played = [(rating, list(deals)) for rating, deals in opponents if deals]
+    rating = rating_against(_totals(played), prior_draws=prior_draws)[0]
+    rng = random.Random(seed)
+    fits = [rating_against(_totals([(r, resample(deals, rng)) for r, deals in played]), prior_draws=prior_draws)[0]
+            for _ in range(samples)]
+    low, high = percentile_interval(fits, level) if fits else (rating, rating)
+    return rating, low, high
+
+
+def _totals(opponents: Sequence[tuple[float, Sequence[tuple[float, float]]]]) -> list[tuple[float, float, float]]:
+    return [(rating, sum(p for p, _ in deals), sum(g for _, g in deals)) for rating, deals in opponents]
+
+
+def anchored(ratings: Sequence[float], index: int, value: float) -> list[float]:
+    """``ratings`` shifted so that ``ratings[index]`` is ``value`` (differences, hence odds, unchanged)."""
+    shift = value - ratings[index]
+    return [rating + shift for rating in ratings]
+
+
+def pair_deals_matrix(n: int, pair_deals: dict[tuple[int, int], Sequence[tuple[float, float]]]) -> list[list[float]]:
+    """The win matrix of :func:`bradley_terry` from each pair's deals: ``pair_deals[i, j]`` lists ``(points of i,
+    games)`` per deal, a draw half a point for each."""
+    wins = [[0.0] * n for _ in range(n)]
+    for (i, j), deals in pair_deals.items():
+        for points, games in deals:
+            wins[i][j] += points
+            wins[j][i] += games - points
+    return wins
+
+
+def bootstrap_pool(n: int, pair_deals: dict[tuple[int, int], Sequence[tuple[float, float]]], anchor: int,
+                   anchor_rating: float, *, samples: int = 200, seed: int = 0,
+                   level: float = 0.95) -> list[tuple[float, float, float]]:
+    """Bradley-Terry ratings of ``n`` players, anchored (``anchor`` rated ``anchor_rating``), each with a
+    bootstrap interval over deals.
+
+    Each sample draws, for every pair, as many deals as it played, with replacement, refits every rating and
+    re-anchors it; an interval is the central ``level`` percentile interval of one player's samples (the anchor's
+    is its rating: it is the scale's zero).
+
+    Returns:
+        per player, ``(rating, low, high)``.
+    """
+    fit = anchored(bradley_terry(pair_deals_matrix(n, pair_deals)), anchor, anchor_rating)
+    rng = random.Random(seed)
+    fits = [anchored(bradley_terry(pair_deals_matrix(n, {pair: resample(list(deals), rng)
+                                                         for pair, deals in pair_deals.items()})),
+                     anchor, anchor_rating) for _ in range(samples)]
+    intervals = [percentile_interval([sample[i] for sample in fits], level) if fits else (fit[i], fit[i])
+                 for i in range(n)]
+    return [(rating, low, high) for rating, (low, high) in zip(fit, intervals)]
