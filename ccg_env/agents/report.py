@@ -1,7 +1,8 @@
 """Tournament reports: per-pair, per-seat, per-deck and per-agent tables, text output, JSON / CSV files and plots.
 
 Every win rate is agent A's (the pair's first agent, in the order the agents were given) with its 95% Wilson
-score interval. Files written by :func:`save_result` (``TournamentResult.save``):
+score interval, which counts every game as independent; the pair's rate also has an interval computed per deal
+(the two games of one seed and deck pair, one from each seat, as one unit) and the deal categories. Files written by :func:`save_result` (``TournamentResult.save``):
 
 ``pairs.csv``, one row per pair of agents:
     ``agent_a``, ``agent_b``: the pair. ``games``: games played. ``wins_a``, ``wins_b``, ``draws``:
@@ -11,6 +12,14 @@ score interval. Files written by :func:`save_result` (``TournamentResult.save``)
     of actions chosen per game (both players). The seat split: ``games_a_first``, ``win_rate_a_first``,
     ``ci_low_a_first``, ``ci_high_a_first``: A's games and win rate in seat 0 (moving first);
     ``games_a_second``, ``win_rate_a_second``, ``ci_low_a_second``, ``ci_high_a_second``: the same in seat 1.
+    The deal statistics (a *deal* is one seed and deck pair, played once from each seat; its two games are one
+    unit, since the deal's decks and seed weigh on both): ``deals``: deals played. ``deal_ci_low``,
+    ``deal_ci_high``: the 95% interval of ``win_rate_a`` computed per deal, Wilson's score interval at the
+    effective number of games of the cluster-robust variance over deals (:func:`ccg_env.agents.stats.deal_interval`:
+    wider than ``ci_low``/``ci_high`` where a deal's two games tend to go the same way, narrower where they split).
+    ``deals_won_both``, ``deals_split``, ``deals_lost_both``: deals A won from both seats, won from one seat only
+    (each agent won one game: the seat and decks decided), lost from both. ``deals_other``: deals with a draw, or
+    of one game (an odd number of games per pair).
 ``seats.csv``, two rows per pair (the seat split, long form):
     ``agent_a``, ``agent_b``. ``seat_a``: A's seat, 0 (moves first) or 1. Then the outcome columns
     ``games``, ``wins_a``, ``wins_b``, ``draws``, ``win_rate_a``, ``ci_low``, ``ci_high``, ``score_a`` over
@@ -47,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from .figures import deck_matrix_figure, seat_split_figure
 from .splits import DECK_COLUMNS, MATCHUP_COLUMNS, SEAT_COLUMNS, outcome, pair_games, seat_rows
-from .stats import wilson_interval
+from .stats import DEAL_CATEGORIES, deal_categories, deal_interval
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -56,8 +65,9 @@ if TYPE_CHECKING:
 
 SEAT_SPLIT_COLUMNS = tuple(f"{stat}_a_{seat}" for seat in ("first", "second")
                            for stat in ("games", "win_rate", "ci_low", "ci_high"))
+DEAL_SPLIT_COLUMNS = ("deals", "deal_ci_low", "deal_ci_high", *(f"deals_{category}" for category in DEAL_CATEGORIES))
 PAIR_COLUMNS = ("agent_a", "agent_b", "games", "wins_a", "wins_b", "draws", "win_rate_a", "ci_low", "ci_high",
-                "score_a", "avg_turns", "avg_decisions", *SEAT_SPLIT_COLUMNS)
+                "score_a", "avg_turns", "avg_decisions", *SEAT_SPLIT_COLUMNS, *DEAL_SPLIT_COLUMNS)
 RATING_COLUMNS = ("rank", "agent", "rating", "games", "wins", "losses", "draws", "score")
 GAME_COLUMNS = ("game", "seat0", "seat1", "seed", "winner", "result", "turns", "decisions", "deck0", "deck1")
 #: every file :func:`save_result` writes
@@ -81,7 +91,27 @@ def _pair_row(result: TournamentResult, a: int, b: int, indices: list[int], firs
     for seat, split in (("first", first), ("second", second)):
         row.update({f"games_a_{seat}": split["games"], f"win_rate_a_{seat}": split["win_rate_a"],
                     f"ci_low_a_{seat}": split["ci_low"], f"ci_high_a_{seat}": split["ci_high"]})
-    return row
+    return {**row, **deal_columns(deal_points(result, a, indices))}
+
+
+def deal_points(result: TournamentResult, agent: int, indices: list[int]) -> list[list[float]]:
+    """``agent``'s points (1 a win, 0.5 a draw, 0 a loss) in the games at ``indices``, grouped by deal (the games
+    sharing a seed and the decks of seat 0 and seat 1), deals in the order of their first game."""
+    deals: dict[tuple[int, str, str], list[float]] = {}
+    for i in indices:
+        record = result.games[i]
+        points = 0.5 if record.winner is None else float(result.seats[i][record.winner] == agent)
+        deals.setdefault((record.seed, record.deck0, record.deck1), []).append(points)
+    return list(deals.values())
+
+
+def deal_columns(deals: list[list[float]]) -> dict[str, Any]:
+    """``DEAL_SPLIT_COLUMNS`` of A from its points per deal: the deal count, the per-deal interval of A's win rate
+    (a draw is no win, as in ``win_rate_a``) and the deal categories."""
+    low, high = deal_interval([(sum(p == 1 for p in points), len(points)) for points in deals])
+    categories = deal_categories(deals)
+    return {"deals": len(deals), "deal_ci_low": low, "deal_ci_high": high,
+            **{f"deals_{category}": categories[category] for category in DEAL_CATEGORIES}}
 
 
 def _outcomes(result: TournamentResult, agent: int, indices: list[int]) -> tuple[int, int, int]:
@@ -116,8 +146,8 @@ def format_table(result: TournamentResult) -> str:
     and the ratings."""
     pairs = pair_rows(result)
     name = max(24, *(len(agent) + 2 for agent in result.agents))  # the name columns: a long name keeps a gap
-    sections = [_pair_lines(pairs, name), _seat_lines(pairs, name), _deck_lines(result, name), _protocol_lines(result),
-                _rating_lines(rating_rows(result), name)]
+    sections = [_pair_lines(pairs, name), _deal_lines(pairs, name), _seat_lines(pairs, name), _deck_lines(result, name),
+                _protocol_lines(result), _rating_lines(rating_rows(result), name)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
 
@@ -133,6 +163,18 @@ def _pair_lines(pairs: list[dict[str, Any]], name: int) -> list[str]:
         lines.append(f"{row['agent_a']:<{name}}{row['agent_b']:<{name}}{row['games']:>6}{row['wins_a']:>7}"
                      f"{row['wins_b']:>7}{row['draws']:>6}{rate:>24}{row['avg_turns']:>7.1f}"
                      f"{row['avg_decisions']:>10.1f}")
+    return lines
+
+
+def _deal_lines(pairs: list[dict[str, Any]], name: int) -> list[str]:
+    """Per pair: deals played, A's win rate with its interval per deal, and the deal categories."""
+    lines = [f"{'by deal (both seats)':<{name}}{'':<{name}}{'deals':>6}{'A win rate [95% CI per deal]':>30}"
+             f"{'A won both':>11}{'split':>7}{'B won both':>11}{'other':>7}"]
+    for row in pairs:
+        rate = _rate(row["win_rate_a"], row["deal_ci_low"], row["deal_ci_high"])
+        lines.append(f"{row['agent_a']:<{name}}{row['agent_b']:<{name}}{row['deals']:>6}{rate:>30}"
+                     f"{row['deals_won_both']:>11}{row['deals_split']:>7}{row['deals_lost_both']:>11}"
+                     f"{row['deals_other']:>7}")
     return lines
 
 
