@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ccg_env.cli_data_options import GameData, add_data_options, load_game_data
+from ccg_env.extras import MissingExtraError
 from ccg_env.terminal_text import terminal_safe
 
 DEFAULT_ARENA_AGENTS = ("random", "heuristic", "search:iterations=16")
@@ -626,7 +627,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return COMMANDS[args.command](args)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, MissingExtraError) as error:  # one line, no traceback
         parser.exit(2, f"ccg-env {args.command}: error: {terminal_safe(error_message(error))}\n")
     return 1
 

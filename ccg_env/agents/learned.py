@@ -9,8 +9,10 @@ The file's suffix says how it is read:
 Both load without running code from the file. A stable-baselines3 ``.zip`` or an RLlib checkpoint folder is
 unpickled when loaded, which runs any code its author wrote: each loads only with ``trust=True``
 (``learned:path=x.zip,trust=true``, or ``--trust-model``); convert a zip once with ``ccg-env model convert``.
-The file is checked (format, checksum) when the agent is made, before any game; torch (and Ray) are imported
-when the model is first used, so listing or pickling the agent (for arena worker processes) stays cheap.
+The file is checked (format, checksum) when the agent is made, before any game, and so is the optional extra its
+kind needs (``train``, or ``rllib``; :func:`ccg_env.extras.require_extra` refuses the agent naming it when it is not
+installed, without importing it); torch (and Ray) are imported when the model is first used, so listing or
+pickling the agent (for arena worker processes) stays cheap.
 
 The agent plays the legal action with the highest logit (:func:`ccg_env.training.greedy.greedy_rows`, as the
 league's snapshots and RLlib's evaluations play), or samples the masked policy with ``deterministic=False``.
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+from ccg_env.extras import require_extra
 from ccg_env.models import DEFAULT_MODEL
 from ccg_env.training.greedy import greedy_rows
 
@@ -63,6 +66,7 @@ class LearnedAgent:
         self.path = checked_model_path(DEFAULT_MODEL if path is None else path, trust)
         self.trust = trust
         self.name = name or f"learned:{self.path.stem}"
+        require_extra("rllib" if is_rllib_path(self.path) else "train", f"agent {self.name!r}")
         self.deterministic = deterministic
         self.normalize = normalize
         self.cards = cards

@@ -127,17 +127,18 @@ def _rllib_policy_file(path: Path, weights: bytes = b"not read without ray") -> 
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="ray is installed: tests/rllib plays it")
-def test_an_rllib_policy_file_is_checked_at_once_and_needs_the_rllib_extra_to_play(tmp_path):
-    from agents.arena import build_agent
-    from agents.learned import LearnedAgent
+def test_an_rllib_policy_file_is_checked_at_once_and_refused_without_the_rllib_extra(tmp_path):
+    from ccg_env.agents.arena import build_agent
+    from ccg_env.agents.learned import LearnedAgent
+    from ccg_env.extras import MissingExtraError
     from ccg_env.model_file import ModelFileError
 
     path = _rllib_policy_file(tmp_path / "p.ccgrllib")
-    agent = LearnedAgent(tmp_path / "p")  # the suffix found, the metadata and checksum read, no Ray needed
-    assert agent.path == path and agent.name == "learned:p"
-    assert build_agent(f"rllib:path={path}").path == path  # the former agent name, an alias
-    with pytest.raises(ImportError, match=r"the optional extra 'rllib'.*pip install 'ccg-env\[rllib\]'"):
-        agent.act(np.zeros(4, dtype=np.float32), np.ones(3, dtype=np.int8))
+    refusal = r"^agent 'learned:p' needs the optional extra 'rllib' \(ray\b.*\): pip install 'ccg-env\[rllib\]'$"
+    with pytest.raises(MissingExtraError, match=refusal):  # the suffix found, the file read, then the agent refused
+        LearnedAgent(tmp_path / "p")
+    with pytest.raises(MissingExtraError, match=refusal):
+        build_agent(f"rllib:path={path}")  # the former agent name, an alias
     with zipfile.ZipFile(path, "a") as archive:  # a third member: no longer the format
         archive.writestr("extra.txt", "x")
     with pytest.raises(ModelFileError, match="not a ccg-env RLlib policy file"):
