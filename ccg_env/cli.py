@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_arena(commands)
+    _add_balance(commands)
     _add_play(commands)
     _add_train(commands)
     _add_evaluate(commands)
@@ -130,6 +131,25 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(arena)
     add_data_options(arena, decks=False)  # --decks above: a pool of decks, not a pair
+
+
+def _add_balance(commands: argparse._SubParsersAction) -> None:
+    balance = _command(commands, "balance", "Deck balance in a mirror match (one agent in both seats) over every "
+                                            "ordered pair of a deck pool: each deck's score against the field with "
+                                            "its 95% interval, the deck x deck matrix, the first seat's score, and "
+                                            "the bounds that fail (exit status 1 when one does).")
+    balance.add_argument("--agent", default="heuristic", metavar="SPEC",
+                         help="the agent playing both seats, as the arena takes it (e.g. search:iterations=48)")
+    balance.add_argument("--games", type=positive_int, default=490,
+                         help="games to play, each with its own seed; a multiple of decks x decks (49 with the 7 "
+                              "packaged decks) plays every ordered deck pair equally often")
+    balance.add_argument("--decks", nargs="+", default=None, metavar="DECK",
+                         help="the deck pool: packaged deck names or .yaml paths (default: every packaged deck)")
+    balance.add_argument("--seed", type=int, default=0, help="first game seed (game j uses seed + j)")
+    balance.add_argument("--workers", type=positive_int, default=1, help="worker processes (1 = play in this process)")
+    balance.add_argument("--json", metavar="PATH", help="also write the figures and every game to this JSON file")
+    balance.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_data_options(balance, decks=False)  # --decks above: a pool of decks
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -350,6 +370,20 @@ def run_arena(args: argparse.Namespace) -> int:
         print(f"sample games (the first {min(args.save_games, args.games)} of each pair) written to "
               f"{', '.join(f'{folder}/' for folder in folders)}; open one with: {view_command(result.replays[0])}")
     return 0
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    from ccg_env.agents.balance import mirror_balance
+
+    check_deck_names(args.decks)
+    data = load_game_data(args.cards, None, args.rules)
+    result = mirror_balance(args.agent, args.games, args.seed, decks=args.decks, rules=data.rules, cards=data.cards,
+                            workers=args.workers, progress=not args.no_progress)
+    print(result.table())
+    if args.json:
+        result.save(args.json)
+        print(f"figures and games written to {args.json}")
+    return 1 if result.failures() else 0
 
 
 def view_command(replay_path: str) -> str:
@@ -614,8 +648,9 @@ def _build_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"arena": run_arena, "play": run_play, "train": run_train, "evaluate": run_evaluate, "bench": run_bench,
-            "replay": run_replay, "view": run_view, "serve": run_serve, "model": run_model, "deck": run_deck}
+COMMANDS = {"arena": run_arena, "balance": run_balance, "play": run_play, "train": run_train, "evaluate": run_evaluate,
+            "bench": run_bench, "replay": run_replay, "view": run_view, "serve": run_serve, "model": run_model,
+            "deck": run_deck}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
