@@ -20,7 +20,7 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 SKIP = ["*__pycache__*"]
-CODE_PACKAGES = find_namespace_packages(include=["ccg_env", "ccg_env.*", "agents", "agents.*"], exclude=SKIP)
+CODE_PACKAGES = find_namespace_packages(include=["ccg_env", "ccg_env.*"], exclude=SKIP)
 CONFIG_PACKAGES = ["ccg_env.configs"] + [
     f"ccg_env.configs.{name}" for name in find_namespace_packages(where="configs", exclude=SKIP)
 ]

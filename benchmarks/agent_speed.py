@@ -4,7 +4,7 @@ Three figures, each a median over ``--repeats``, in one run (so a change can be 
 two source trees, alternately):
 
 - **heuristic**: heuristic-against-heuristic games over every ordered pair of the packaged decks, seeded; each
-  decision builds the player's ``GameView`` and asks ``agents.heuristic.choose``. Engine time is included.
+  decision builds the player's ``GameView`` and asks ``ccg_env.agents.heuristic.choose``. Engine time is included.
 - **training env**: the SB3 batched env (``CcgDuelSb3VecEnv``, 128 envs, decks drawn per game) with the
   heuristic as opponent, as ``ppo_vs_heuristic`` trains in it; the learner's actions are random legal ones
   (drawn outside the clock). An env step is one learner decision plus the heuristic's replies.
@@ -28,8 +28,8 @@ from typing import Callable
 
 import numpy as np
 
-from agents.heuristic import choose
-from agents.search import SearchAgent
+from ccg_env.agents.heuristic import choose
+from ccg_env.agents.search import SearchAgent
 from ccg_env.cli import positive_int
 from ccg_env.engine import ENGINE_BUILD, Game
 from ccg_env.engine.decks import default_deck_paths

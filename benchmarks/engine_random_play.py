@@ -12,7 +12,7 @@ import argparse
 import itertools
 import statistics
 
-from agents.bench import clone_microseconds, mid_game, random_play
+from ccg_env.agents.bench import clone_microseconds, mid_game, random_play
 from ccg_env.cli import positive_int, positive_seconds
 from ccg_env.engine import ENGINE_BUILD
 from ccg_env.engine.decks import default_deck_paths

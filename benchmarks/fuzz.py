@@ -329,7 +329,7 @@ _HEURISTIC: Any = None
 
 
 def _heuristic_agent() -> Any:
-    """``make_agent("heuristic")`` once per process, or False when agents/heuristic.py cannot be loaded."""
+    """``make_agent("heuristic")`` once per process, or False when ccg_env/agents/heuristic.py cannot be loaded."""
     global _HEURISTIC
     if _HEURISTIC is None:
         try:

@@ -44,7 +44,7 @@ MODULES = ("ccg_env/engine/systems/keywords.py", "ccg_env/engine/systems/combat.
            "ccg_env/engine/systems/damage.py", "ccg_env/engine/systems/death.py", "ccg_env/engine/serialize.py",
            "ccg_env/env/duel.py", "ccg_env/env/core.py", "ccg_env/env/masks.py",
            "ccg_env/model_file.py", "ccg_env/saved_policy.py", "ccg_env/tensor_file.py", "ccg_env/viewer/replay.py",
-           "agents/stats.py", "ccg_env/intervals.py", "ccg_env/env/deals.py", "ccg_env/training/eval_games.py")
+           "ccg_env/agents/stats.py", "ccg_env/intervals.py", "ccg_env/env/deals.py", "ccg_env/training/eval_games.py")
 #: The tests run against each mutant (the ones that state these modules' rules, and are quick).
 TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "tests/engine/test_roundtrip_fields.py",
          "tests/engine/test_game_api.py", "tests/engine/test_mana_and_turns.py", "tests/engine/test_drawing.py",
@@ -78,9 +78,8 @@ def prepare_scratch() -> list[str]:
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", "_compiled.json")
-    # docs: tests check the card tables in docs/cards.md; agents: the tests import this tree's agents, whose heuristic
-    # is compiled with the engine and so must run as pure Python beside it (never the editable install's build)
-    for folder in ("ccg_env", "agents", "configs", "tests", "docs"):
+    # docs: tests check the card tables in docs/cards.md
+    for folder in ("ccg_env", "configs", "tests", "docs"):
         shutil.copytree(ROOT / folder, SCRATCH / folder, ignore=skip)
     (SCRATCH / "benchmarks").mkdir()
     for name in ("mutmut_plugin.py", "mutation_preload.txt"):

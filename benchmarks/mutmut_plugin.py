@@ -39,7 +39,7 @@ import pytest
 #: Module globals holding a lazily built per-process value (reset to None), by module.
 LAZY_GLOBALS = {"ccg_env.engine.game": ("_DEFAULT_BUS",), "ccg_env.engine.cards": ("_DEFAULT_CARDS",)}
 #: Top-level packages of the project and its tests: the modules a mutant's process forgets to import them afresh.
-PROJECT_PACKAGES = frozenset({"ccg_env", "agents", "tests"})
+PROJECT_PACKAGES = frozenset({"ccg_env", "tests"})
 #: Third-party modules the fork server imports besides what collecting the tests imports (one a line, '#' comments).
 PRELOAD_FILE = Path("benchmarks") / "mutation_preload.txt"
 #: mutmut's record of how long each test took (``mutmut run`` writes it in ``mutants/``, the tests' working folder).

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.bench import random_play
+from ccg_env.agents.bench import random_play
 from ccg_env.cli import positive_int, positive_seconds
 from ccg_env.engine import ENGINE_BUILD
 from ccg_env.env.aec import raw_env

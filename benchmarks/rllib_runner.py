@@ -24,7 +24,7 @@ CATEGORIES = (
     ("RLlib episodes and metrics", "rllib/utils/metrics"), ("module forward (torch)", "torch/"),
     ("module forward (torch)", "ccg_env/rllib/slot_module"), ("module forward (torch)", "ccg_env/rllib/modules"),
     ("module forward (torch)", "ccg_env/training/slot_networks"), ("env and game (ccg_env)", "ccg_env/"),
-    ("env and game (ccg_env)", "agents/"), ("other RLlib", "ray/rllib/"), ("numpy, tree, gymnasium", "numpy/"),
+    ("env and game (ccg_env)", "ccg_env/agents/"), ("other RLlib", "ray/rllib/"), ("numpy, tree, gymnasium", "numpy/"),
     ("numpy, tree, gymnasium", "tree/"), ("numpy, tree, gymnasium", "gymnasium/"))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from .env.registration import register_when_gymnasium_is_imported
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 register_when_gymnasium_is_imported()
 

@@ -7,7 +7,7 @@ also offer ``choose_from_view(view) -> Choice`` (the engine choice ``act`` would
 then call that and skip building an observation and a mask for it.
 
 Names such as ``"random"`` or ``"heuristic"`` resolve through the ``ccg_env.agents`` entry-point group, so
-the env never imports ``agents/`` and a user's package can register its own agents the same way, or call
+the env never imports ``ccg_env/agents/`` and a user's package can register its own agents the same way, or call
 :func:`register_agent` at run time. Options passed to :func:`make_agent` are checked against the factory's
 signature first, so a misspelt or mistyped option is a ValueError that names it and lists the options.
 """

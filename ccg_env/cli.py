@@ -7,7 +7,7 @@ heuristic and search agents (search at a small budget) over every ordered pair o
 played from both seats, that prints the win-rate table with its seat and deck splits and the ratings, and
 saves JSON, CSV and plots. Run ``ccg-env <command> --help`` for each command's options.
 
-Agents live in ``agents/`` (above this module in the layering); they are imported inside the commands, so
+Agents live in ``ccg_env/agents/`` (above this module in the layering); they are imported inside the commands, so
 ``import ccg_env.cli`` stays light and ``import ccg_env.engine`` never pulls them in.
 """
 
@@ -294,7 +294,7 @@ def _add_deck(commands: argparse._SubParsersAction) -> None:
     validate.add_argument("file", metavar="FILE", help="the deck YAML file")
     add_data_options(validate, decks=False)
     build = actions.add_parser("build", help="write a legal deck YAML for a hero class, built by card value and a "
-                                             "strategy's mana curve (agents/draft.py)",
+                                             "strategy's mana curve (ccg_env/agents/draft.py)",
                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     build.add_argument("--hero", required=True, choices=[c.value for c in CardClass],
                        help="the deck's hero class (neutral: neutral cards only)")
@@ -330,9 +330,9 @@ def with_trust(specs: Sequence[str]) -> list[str]:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    from agents.arena import (balance_note, build_agent, build_drafting_agent, cycle_games, resolve_pool,
+    from ccg_env.agents.arena import (balance_note, build_agent, build_drafting_agent, cycle_games, resolve_pool,
                               run_tournament)
-    from agents.report import OUTPUT_FILES
+    from ccg_env.agents.report import OUTPUT_FILES
 
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
@@ -398,8 +398,8 @@ def view_command(replay_path: str) -> str:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from agents.arena import build_agent
-    from agents.human import HumanAgent
+    from ccg_env.agents.arena import build_agent
+    from ccg_env.agents.human import HumanAgent
     from ccg_env.terminal_text import TerminalSafeStream
 
     if args.save and not Path(args.save).resolve().parent.is_dir():
@@ -417,8 +417,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | None = None) -> tuple:
     """Play until the game ends or the person quits; return the game and the choices made."""
-    from agents.human import QuitGame
-    from agents.match import MatchRunner
+    from ccg_env.agents.human import QuitGame
+    from ccg_env.agents.match import MatchRunner
     from ccg_env.engine.view import GameView
 
     runner = MatchRunner(**(data.game_kwargs() if data is not None else {}))
@@ -481,8 +481,8 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"ccg-env serve needs Flask and waitress ({error}): pip install 'ccg-env[web]'", file=sys.stderr)
         return 2
-    from agents.arena import build_agent
-    from agents.match import MatchRunner
+    from ccg_env.agents.arena import build_agent
+    from ccg_env.agents.match import MatchRunner
 
     if Path(args.save_dir).exists() and not Path(args.save_dir).is_dir():
         raise ValueError(f"--save-dir {args.save_dir!r} is a file, not a folder")
@@ -542,7 +542,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     opponent = None
     if args.opponent is not None:
-        from agents.arena import parse_agent_spec
+        from ccg_env.agents.arena import parse_agent_spec
 
         name, options = parse_agent_spec(args.opponent)
         opponent = {"name": name, **options} if options else name
@@ -560,7 +560,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from agents.bench import run_benchmarks
+    from ccg_env.agents.bench import run_benchmarks
 
     agents = with_trust(args.agents) if args.trust_model else args.agents
     print(run_benchmarks(args.seconds, args.repeats, agents, args.games))
@@ -628,7 +628,7 @@ def deck_summary(deck, cards) -> str:
 
 
 def _build_deck(args: argparse.Namespace) -> int:
-    from agents.draft import build_deck, deck_yaml
+    from ccg_env.agents.draft import build_deck, deck_yaml
     from ccg_env.engine import Rules, default_cards
     from ccg_env.engine.decks import parse_deck
     from ccg_env.engine.vocabulary import CardClass

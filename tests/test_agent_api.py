@@ -84,7 +84,7 @@ def test_an_entry_point_is_looked_up_once_per_process(monkeypatch):
 
 
 def test_build_agent_names_the_spec_in_its_errors():
-    from agents.arena import build_agent
+    from ccg_env.agents.arena import build_agent
 
     with pytest.raises(ValueError, match=r"^agent spec 'picky:model=m,depth=deep': agent 'picky': option depth"):
         build_agent("picky:model=m,depth=deep")

@@ -23,9 +23,9 @@ FRONT_ENDS = {
     "ccg_env/env/aec.py": "ccg_env.env.aec", "ccg_env/env/duel.py": "ccg_env.env.duel",
     "ccg_env/env/gym_env.py": "ccg_env.env.gym_env", "ccg_env/env/vector.py": "ccg_env.env.vector",
     "ccg_env/env/sb3_vec.py": "ccg_env.env.sb3_vec", "ccg_env/training/league.py": "ccg_env.training.league",
-    "agents/match.py": "agents.match", "ccg_env/rllib/env.py": "ccg_env.rllib.env",
+    "ccg_env/agents/match.py": "ccg_env.agents.match", "ccg_env/rllib/env.py": "ccg_env.rllib.env",
     "ccg_env/env/draft_env.py": "ccg_env.env.draft_env", "ccg_env/env/opponent_turns.py": "ccg_env.env.opponent_turns",
-    "agents/notebook_helpers.py": "agents.notebook_helpers", "ccg_env/viewer/server.py": "ccg_env.viewer.server",
+    "ccg_env/agents/notebook_helpers.py": "ccg_env.agents.notebook_helpers", "ccg_env/viewer/server.py": "ccg_env.viewer.server",
 }
 #: Modules that start or play games without being a front-end of their own: they go through one that is.
 PLAYERS = ["ccg_env/cli.py"]
@@ -119,7 +119,7 @@ def test_the_step_checks_would_see_a_hand_written_forfeit_and_opponent_loop():
 
 def _defining_modules(function: str) -> list[str]:
     found = []
-    for path in sorted((ROOT / "ccg_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py")):
+    for path in sorted((ROOT / "ccg_env").rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         if any(isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == function for node in ast.walk(tree)):
             found.append(str(path.relative_to(ROOT)))
@@ -139,7 +139,7 @@ def test_each_rule_and_helper_is_written_once(name, home):
 
 def test_no_second_mask_deck_pick_or_windfury_rule_is_written_by_hand():
     offenders = []
-    for path in sorted((ROOT / "ccg_env").rglob("*.py")) + sorted((ROOT / "agents").rglob("*.py")):
+    for path in sorted((ROOT / "ccg_env").rglob("*.py")):
         text, where = path.read_text(), str(path.relative_to(ROOT))
         if '"decks-' in text and where != "ccg_env/engine/game_setup.py":
             offenders.append(f"{where}: deck pick")
@@ -165,7 +165,7 @@ def _engine_private_names() -> set[str]:
 def test_no_module_outside_the_engine_reads_engine_internals():
     private = _engine_private_names()
     offenders = []
-    for folder in ("ccg_env", "agents", "benchmarks"):
+    for folder in ("ccg_env", "benchmarks"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             where = str(path.relative_to(ROOT))
             if where.startswith("ccg_env/engine/"):
@@ -197,8 +197,8 @@ def test_each_env_module_imports_first_in_a_fresh_interpreter(module):
 
 def test_front_ends_play_the_same_game_for_the_same_seed_and_decks():
     """The core deals the game: the AEC env, the arena's runner and the duel start identical games."""
-    from agents.match import MatchRunner
-    from agents.random_agent import RandomAgent
+    from ccg_env.agents.match import MatchRunner
+    from ccg_env.agents.random_agent import RandomAgent
     from ccg_env.engine import Game
     from ccg_env.engine.game_setup import pick_decks
     from ccg_env.env.aec import raw_env

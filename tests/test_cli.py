@@ -185,6 +185,6 @@ def test_bench_prints_engine_and_agent_figures(capsys):
 
 def test_importing_the_cli_keeps_agents_and_numpy_out_of_the_engine():
     code = ("import sys, ccg_env.cli, ccg_env.engine; "
-            "assert 'agents' not in sys.modules and 'numpy' not in sys.modules, sorted(sys.modules)")
+            "assert 'ccg_env.agents' not in sys.modules and 'numpy' not in sys.modules, sorted(sys.modules)")
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert completed.returncode == 0, completed.stderr

@@ -75,7 +75,7 @@ def test_a_model_of_the_packaged_set_is_refused_by_a_game_of_another_set_of_the_
 
 
 def test_a_learned_agent_given_another_set_of_the_same_size_refuses_its_model(tiny_model_file, same_size_set):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     LearnedAgent(tiny_model_file, cards=packaged_card_files())._load()  # the packaged set, loaded afresh: accepted
     with pytest.raises(ModelFileError, match=rf"{tiny_model_file}: the model was trained on a card set of \d+ cards"

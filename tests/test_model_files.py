@@ -94,7 +94,7 @@ def test_a_crafted_sb3_zip_runs_its_payload_when_trusted(tiny_zip, tmp_path):
 
 
 def test_a_crafted_sb3_zip_is_refused_by_default_everywhere(tiny_zip, tmp_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.saved_policy import load_model
     from ccg_env.training.train import load_config
 
@@ -264,7 +264,7 @@ def test_metadata_asking_for_a_huge_network_is_refused_before_it_is_allocated(ti
 
 
 def test_a_model_file_for_another_card_set_is_refused_naming_both(tiny_model_file):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.engine.datafiles import config_dir
 
     agent = LearnedAgent(tiny_model_file, cards=config_dir() / "cards" / "basic.yaml")
@@ -274,7 +274,7 @@ def test_a_model_file_for_another_card_set_is_refused_naming_both(tiny_model_fil
 
 
 def test_an_observation_or_mask_of_another_size_is_refused_naming_both(tiny_model_file):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     agent = LearnedAgent(tiny_model_file)
     with pytest.raises(ModelFileError, match=f"the model reads observations of {OBSERVATION} entries but the game's "

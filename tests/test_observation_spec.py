@@ -126,7 +126,7 @@ def test_a_model_file_from_before_a_keyword_is_refused_naming_it(model_file, tmp
 
 
 def test_a_learned_agent_refuses_a_game_whose_hand_piece_is_resized_by_name(model_file, tmp_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.env.codec import ActionLayout
 
     rules = rules_with_a_smaller_hand(tmp_path)

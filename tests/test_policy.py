@@ -176,7 +176,7 @@ def test_missing_pieces_are_named(env):
 def test_slot_policy_trains_saves_and_plays_as_a_learned_agent(tmp_path, pairwise):
     from sb3_contrib import MaskablePPO
 
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.training.policy import SlotPolicy
     from ccg_env.training.train import load_config, train
 

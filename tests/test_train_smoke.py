@@ -225,7 +225,7 @@ def test_rescaled_inputs_continue_from_a_model_and_export_smaller(tmp_path):
 def test_continue_training_starts_from_a_model_file_and_refuses_an_untrusted_zip(tmp_path):
     import dataclasses
 
-    from agents.notebook_helpers import continue_training
+    from ccg_env.agents.notebook_helpers import continue_training
     from ccg_env.model_file import UntrustedModelError
     from ccg_env.saved_policy import load_model
 

@@ -2,7 +2,7 @@
 
 Example::
 
-    from agents.arena import run_tournament
+    from ccg_env.agents.arena import run_tournament
     result = run_tournament(["random", "heuristic", "search:iterations=16"], games_per_pair=98, seed=0)
     print(result.table())
     result.save("arena_out")          # results.json, pairs.csv, seats.csv, decks.csv, matchups.csv, ... (see report)
@@ -24,7 +24,7 @@ only not over every deck matchup; a count that is not even such a multiple gives
 to its first decks, and :func:`balance_note` says so (the table and the CLI print it). Results do not depend on
 the number of workers.
 
-The report (see :mod:`agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
+The report (see :mod:`ccg_env.agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
 and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
 
 ``mode="draft"`` plays draft matches (``ccg-env arena --mode draft``): each game starts with a draft from the game's
@@ -33,7 +33,7 @@ with the drafted decks; the deal is then just the seed (the same draft offers fo
 the deck splits are by the hero class each agent drafted for. An agent's draft strategy is the spec's ``draft=``
 option (``"heuristic:draft=random"``: drafts at random, battles as the heuristic; ``draft=heuristic``,
 ``draft=random`` or ``draft=PATH`` for a model trained on ``ccg_env/Draft-v0``), else the agent itself when it
-drafts (the heuristic, random and learned agents), else the heuristic drafter (:mod:`agents.draft`).
+drafts (the heuristic, random and learned agents), else the heuristic drafter (:mod:`ccg_env.agents.draft`).
 
 ``save_games=K`` also writes the first ``K`` games of every pair as replay files (the format of
 :mod:`ccg_env.viewer.replay`, which ``ccg-env view`` and ``ccg-env replay`` open) into
@@ -66,7 +66,7 @@ from .stats import bradley_terry
 
 @dataclass
 class TournamentResult:
-    """All games of a tournament and the statistics computed from them (see :mod:`agents.report`)."""
+    """All games of a tournament and the statistics computed from them (see :mod:`ccg_env.agents.report`)."""
 
     agents: list[str]
     games: list[GameRecord]
@@ -123,7 +123,7 @@ class TournamentResult:
         return format_table(self)
 
     def save(self, out_dir: str) -> dict[str, str]:
-        """Write the files listed in :mod:`agents.report` (results.json, CSVs, plots); return their paths."""
+        """Write the files listed in :mod:`ccg_env.agents.report` (results.json, CSVs, plots); return their paths."""
         return save_result(self, out_dir)
 
 
@@ -264,7 +264,7 @@ def balance_note(games_per_pair: int, n_decks: int) -> str:
 
 
 def resolve_pool(decks: Sequence[Any] | None, rules: Rules | None = None, cards: Any = None) -> list[Deck]:
-    """The deck pool as validated ``Deck`` objects named by :func:`agents.match.deck_label` (default: every
+    """The deck pool as validated ``Deck`` objects named by :func:`ccg_env.agents.match.deck_label` (default: every
     packaged deck).
 
     Raises:

@@ -3,7 +3,7 @@
 **Card value** (:func:`card_value`) is the card's *power* minus the *fair power for its cost*, ``2 * cost + 1``
 (the "vanilla test": a fair minion has attack + health = 2 * cost + 1). Power is:
 
-- a minion: attack + health, plus the keyword bonuses of :func:`agents.board_value.minion_value` (taunt +1,
+- a minion: attack + health, plus the keyword bonuses of :func:`ccg_env.agents.board_value.minion_value` (taunt +1,
   divine shield + attack, windfury or lifesteal + half the attack, poisonous +2, stealth or freeze +0.5), plus
   the power of its abilities;
 - a weapon: attack x durability, plus its abilities;

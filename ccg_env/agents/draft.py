@@ -5,8 +5,8 @@ The heuristic picks, among the offered cards, the one with the highest *draft sc
     score = card value + CURVE_WEIGHT x curve need - OVER_PENALTY x cards beyond the bucket's final target
             (+ STYLE_BONUS for a card of the strategy's style)
 
-where the card value is :func:`agents.card_value.card_value` (power minus the fair power of its cost), the curve
-need (:func:`agents.card_value.curve_need`) says how far the deck so far lags behind the strategy's curve for that
+where the card value is :func:`ccg_env.agents.card_value.card_value` (power minus the fair power of its cost), the curve
+need (:func:`ccg_env.agents.card_value.curve_need`) says how far the deck so far lags behind the strategy's curve for that
 card's cost, and a card that would take its cost bucket past the curve's whole-deck target pays OVER_PENALTY per
 card too many; ties go to the first offered card. The deck builder (:func:`build_deck`) drafts the same
 way with every eligible card offered at once (neutral and the hero's class, below the copy limit), so it writes

@@ -1,9 +1,9 @@
 """GuidedSearchAgent: the search agent's IS-MCTS with a learned policy's probabilities as the root's prior (PUCT).
 
-Each decision runs :class:`agents.search.SearchAgent`'s search (determinized worlds, a tree over the agent's
+Each decision runs :class:`ccg_env.agents.search.SearchAgent`'s search (determinized worlds, a tree over the agent's
 own turn, heuristic rollouts to its next turn, rewards in [0, 1]) with one change at the root:
 
-1. before searching, the learned policy (a ``.ccgmodel`` file, as :class:`agents.learned.LearnedAgent` loads
+1. before searching, the learned policy (a ``.ccgmodel`` file, as :class:`ccg_env.agents.learned.LearnedAgent` loads
    it) is evaluated once on the real observation, and its masked logits at the legal choices' action ids are
    turned into probabilities ``P`` by a softmax;
 2. at the root, selection maximizes the PUCT score of AlphaZero

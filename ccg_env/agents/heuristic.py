@@ -97,7 +97,7 @@ class HeuristicAgent:
         return view.action_ids([choose(view)])[0]
 
     def draft_pick(self, view: DraftView) -> int:
-        """The offered card to draft: the best by card value and mana curve (:func:`agents.draft.heuristic_pick`)."""
+        """The offered card to draft: the best by card value and mana curve (:func:`ccg_env.agents.draft.heuristic_pick`)."""
         return heuristic_pick(view)
 
     def choose_from_view(self, view: GameView) -> Choice:

@@ -130,7 +130,7 @@ def rating_curve(rows: Sequence[dict[str, Any]], anchors: dict[str, float]) -> l
 
     ``anchors`` maps an evaluation opponent (the ``opponent`` column) to its rating, say the Bradley-Terry
     ratings of an arena that also played them; rows against other opponents (``best``, whose strength moves)
-    are left out. Returns per timestep the rating and its 95% interval (:func:`agents.stats.rating_against`).
+    are left out. Returns per timestep the rating and its 95% interval (:func:`ccg_env.agents.stats.rating_against`).
     """
     from .stats import rating_against
 

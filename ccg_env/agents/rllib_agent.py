@@ -1,4 +1,4 @@
-"""``RLlibAgent``: the former name of :class:`agents.learned.LearnedAgent` for RLlib files, kept for one version."""
+"""``RLlibAgent``: the former name of :class:`ccg_env.agents.learned.LearnedAgent` for RLlib files, kept for one version."""
 
 from .learned import LearnedAgent as RLlibAgent
 

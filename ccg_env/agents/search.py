@@ -14,7 +14,7 @@ shares their statistics. Each iteration
 3. **expands** one untried legal choice, the heuristic's own pick first, then in engine order;
 4. **rolls out**: both players continue with the heuristic policy until the start of the agent's next turn
    (``horizon`` turns of its own; sooner if the game ends). A win scores 1, a loss 0, a draw 0.5; otherwise
-   the gain in :func:`agents.board_value.position_score` over the root position, squashed into (0, 1);
+   the gain in :func:`ccg_env.agents.board_value.position_score` over the root position, squashed into (0, 1);
 5. **backs up** that reward along the path. The agent plays the root choice with the most visits.
 
 Why the tree covers only the agent's own turn by default: a turn is several decisions whose order matters
@@ -26,7 +26,7 @@ random play scores card-game positions mostly by noise at this budget, and the r
 root position so that a lopsided game still tells a good turn from a bad one.
 
 In the mulligan the agent does not search: it puts back what the heuristic puts back (cards costing more than 3,
-keeping a curve; :func:`agents.heuristic.mulligan_keeps`). Rollouts from the opening hand would score a whole
+keeping a curve; :func:`ccg_env.agents.heuristic.mulligan_keeps`). Rollouts from the opening hand would score a whole
 game's worth of hidden draws at a few dozen iterations, mostly noise, while the cost rule is the standard advice.
 
 The budget is ``iterations`` tree iterations per decision (one world, one path, one rollout each); given its

@@ -28,8 +28,8 @@ from typing import Sequence
 #: The engine's action system, actions, state, targeting, legal-move generation and systems run on every decision
 #: (2.8x the decisions per second compiled, benchmarks/README.md); ``engine.attacks`` answers the observation's
 #: "can attack" columns; ``env.codec``, ``env.masks``, ``env.observation_writer``, ``env.core`` and ``env.duel``
-#: run on every env step (2.2x the batched env's steps). The heuristic (``agents.heuristic``, its
-#: ``agents.board_value`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
+#: run on every env step (2.2x the batched env's steps). The heuristic (``ccg_env.agents.heuristic``, its
+#: ``ccg_env.agents.board_value`` and the ``engine.view`` it reads the game through) decides for the opponent on every env
 #: step of training against it and for both players on every step of a search rollout (1.37x the batched env's
 #: steps with the heuristic as opponent, 1.7x the search agent's decisions per second). Everything else (card and
 #: rules loading, scenarios, JSON, the AEC and Gymnasium adapters, training, the other agents) is plain Python: it
@@ -43,7 +43,7 @@ COMPILED_MODULES = tuple(f"ccg_env.{m}" for m in (
     "engine.systems.play", "engine.systems.player", "engine.systems.secrets", "engine.systems.summon",
     "engine.systems.victory", "engine.systems.weapons",
     "env.codec", "env.core", "env.duel", "env.masks", "env.observation_writer",
-)) + ("agents.board_value", "agents.heuristic")
+)) + ("ccg_env.agents.board_value", "ccg_env.agents.heuristic")
 #: The shared library mypyc builds for all of them (a module of the package).
 SHARED_LIBRARY = "ccg_env.engine._native"
 #: What the install writes beside this file after compiling: the compiler and each source's hash.
@@ -52,7 +52,7 @@ MANIFEST = "_compiled.json"
 PURE_ENV_VAR = "CCG_ENV_PURE_PYTHON"
 
 _HERE = Path(__file__).resolve().parent
-_ROOT = _HERE.parent.parent  # the folder holding the ccg_env and agents packages
+_ROOT = _HERE.parent.parent  # the folder holding the ccg_env package
 
 
 def source_path(module: str, root: Path = _ROOT) -> Path:
@@ -91,8 +91,7 @@ def _manifest() -> dict:
 def out_of_date(manifest: dict | None = None) -> list[str]:
     """The compiled modules that are missing or do not match their sources (all of them when none was built).
 
-    A module with neither a source nor a compiled file is not part of this tree (a copy of ``ccg_env`` without
-    ``agents`` beside it) and does not count.
+    A module with neither a source nor a compiled file is not part of this tree and does not count.
     """
     recorded = (manifest if manifest is not None else _manifest()).get("sources")
     recorded = recorded if isinstance(recorded, dict) else {}

@@ -1,6 +1,6 @@
 """The arena's deals: every ordered deck pair of a pool, each from both seats, round by round, with fixed seeds.
 
-One protocol for every win rate the project reports: ``agents.arena`` schedules its tournaments with
+One protocol for every win rate the project reports: ``ccg_env.agents.arena`` schedules its tournaments with
 :func:`deck_pairs`, and training evaluations (``ccg_env.training.eval_games``) play :func:`balanced_deals`.
 Deck pairs run in rounds (round ``r`` deals deck ``i`` to seat 0 against deck ``(i + r) % n`` to seat 1, for every
 ``i``), so after ``2 * n`` games every deck has been played from each seat equally often, and after a whole cycle

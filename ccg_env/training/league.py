@@ -14,7 +14,7 @@ Snapshots are copies of the policy network kept in memory on the CPU, playing th
 action; they run through the network directly (no ``predict`` wrapper), and in the batched training env one
 forward pass decides for every duel waiting on the same snapshot (:meth:`PolicyOpponent.choose_many`, through
 :mod:`ccg_env.env.opponent_turns`): a forward pass for one observation costs about as much as for 30.
-The env never imports ``agents/``: the heuristic and search resolve by name through :mod:`ccg_env.agent_api`.
+The env never imports ``ccg_env/agents/``: the heuristic and search resolve by name through :mod:`ccg_env.agent_api`.
 
 The pool lives in the process that plays the games: the learner's, or with ``async_rollouts`` the rollout
 worker's, where a :class:`LeagueKeeper` counts the results and takes the snapshots and each rollout's

@@ -31,7 +31,7 @@ from ..engine.log_words import LogWords, player_turn
 from ..engine.view import CardView, GameView, SideView
 
 REPLAY_FORMAT = "ccg-env-replay/1"
-#: The name a person playing in the terminal gets in a replay's seats (agents.human.HumanAgent's default).
+#: The name a person playing in the terminal gets in a replay's seats (ccg_env.agents.human.HumanAgent's default).
 HUMAN_NAME = "you"
 _KINDS = {kind.value: kind for kind in ChoiceKind}
 _RESULTS = {result.value for result in Result}

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..cli_data_options import GameData
 
 #: The opponent: given the game and its seat (on turn), its legal choice, which the core applies (the command wraps an
-#: agent in agents.match.MatchRunner.decide, which checks it against the mask).
+#: agent in ccg_env.agents.match.MatchRunner.decide, which checks it against the mask).
 Opponent = Callable[[Game, int], Choice]
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.json$")
 #: The server's worker threads (waitress), and the most connections it keeps open at once.

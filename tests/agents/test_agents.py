@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristic import HeuristicAgent, choose
-from agents.match import MatchRunner
-from agents.random_agent import RandomAgent
-from agents.search import SearchAgent
+from ccg_env.agents.heuristic import HeuristicAgent, choose
+from ccg_env.agents.match import MatchRunner
+from ccg_env.agents.random_agent import RandomAgent
+from ccg_env.agents.search import SearchAgent
 from ccg_env.agent_api import Agent, make_agent
 from ccg_env.engine import ChoiceKind, Game, Rules
 from ccg_env.env.codec import ActionCodec, ActionLayout
@@ -214,7 +214,7 @@ def test_agents_play_full_games_with_hero_powers(name):
 
 
 def test_the_heuristic_keeps_cheap_cards_and_a_curve():
-    from agents.heuristic import mulligan_keeps
+    from ccg_env.agents.heuristic import mulligan_keeps
 
     assert mulligan_keeps([1, 5, 3, 7]) == [True, False, True, False]
     assert mulligan_keeps([2, 3, 4, 4]) == [True, True, True, False]  # one 4-drop on top of a 2 and a 3
@@ -229,8 +229,8 @@ def _mulligan_game(hand: list[str]):
 
 
 def test_the_heuristic_and_the_search_agent_put_back_expensive_cards_then_are_done():
-    from agents.heuristic import HeuristicAgent
-    from agents.search import SearchAgent
+    from ccg_env.agents.heuristic import HeuristicAgent
+    from ccg_env.agents.search import SearchAgent
     from ccg_env.engine.view import GameView
 
     for agent in (HeuristicAgent(), SearchAgent(iterations=4, seed=0)):
@@ -249,7 +249,7 @@ def test_the_heuristic_and_the_search_agent_put_back_expensive_cards_then_are_do
 def test_the_random_agent_mulligans_through_the_mask():
     import numpy as np
 
-    from agents.random_agent import RandomAgent
+    from ccg_env.agents.random_agent import RandomAgent
     from ccg_env.env.aec import raw_env
 
     env = raw_env()

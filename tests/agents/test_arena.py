@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-import agents.report as report
-from agents.arena import build_agent, parse_agent_spec, run_tournament, schedule
-from agents.stats import bradley_terry, rating_against, wilson_interval
+import ccg_env.agents.report as report
+from ccg_env.agents.arena import build_agent, parse_agent_spec, run_tournament, schedule
+from ccg_env.agents.stats import bradley_terry, rating_against, wilson_interval
 from ccg_env.engine import IllegalActionError
 
 
@@ -79,10 +79,10 @@ def test_arena_writes_files_with_the_documented_columns(tmp_path):
     assert _header(tmp_path / "matchups.csv") == list(report.MATCHUP_COLUMNS)
     for column in (*report.PAIR_COLUMNS, *report.RATING_COLUMNS, *report.GAME_COLUMNS, *report.SEAT_COLUMNS,
                    *report.DECK_COLUMNS, *report.MATCHUP_COLUMNS):
-        assert f"``{column}``" in report.__doc__, f"column {column!r} is not documented in agents/report.py"
+        assert f"``{column}``" in report.__doc__, f"column {column!r} is not documented in ccg_env/agents/report.py"
     assert {p.name for p in tmp_path.iterdir()} == set(report.OUTPUT_FILES)
     for name in report.OUTPUT_FILES:
-        assert f"``{name}``" in report.__doc__, f"file {name!r} is not documented in agents/report.py"
+        assert f"``{name}``" in report.__doc__, f"file {name!r} is not documented in ccg_env/agents/report.py"
     document = json.loads((tmp_path / "results.json").read_text())
     assert set(document) == {"config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups", "ratings",
                              "games"}

@@ -7,11 +7,11 @@ from itertools import product
 
 import pytest
 
-from agents.arena import (TournamentResult, balance_note, cycle_games, deck_pairs, resolve_pool, run_tournament,
+from ccg_env.agents.arena import (TournamentResult, balance_note, cycle_games, deck_pairs, resolve_pool, run_tournament,
                           schedule)
-from agents.heuristic import HeuristicAgent
-from agents.match import GameRecord, MatchRunner
-from agents.splits import OUTCOME_COLUMNS
+from ccg_env.agents.heuristic import HeuristicAgent
+from ccg_env.agents.match import GameRecord, MatchRunner
+from ccg_env.agents.splits import OUTCOME_COLUMNS
 from ccg_env.engine import DataError, Deck, Rules, default_cards
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.decks import default_deck_paths, resolve_deck
@@ -161,7 +161,7 @@ def test_the_table_prints_the_seat_and_deck_splits():
 
 
 def test_the_deck_matrix_draws_a_panel_per_pair_or_only_those_of_one_agent():
-    from agents.figures import deck_matrix_figure
+    from ccg_env.agents.figures import deck_matrix_figure
 
     games = [_record("A", "B", 0, "aggro", "ramp"), _record("A", "C", 1, "ramp", "ramp"),
              _record("B", "C", 0, "aggro", "aggro")]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import run_tournament, safe_name
+from ccg_env.agents.arena import run_tournament, safe_name
 from ccg_env import cli
 from ccg_env.cli_data_options import load_game_data
 from ccg_env.engine.datafiles import config_dir

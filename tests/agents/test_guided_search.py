@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.guided_search import GuidedSearchAgent, PolicyPrior
-from agents.learned import LearnedAgent
-from agents.match import MatchRunner
-from agents.search import SearchAgent
+from ccg_env.agents.guided_search import GuidedSearchAgent, PolicyPrior
+from ccg_env.agents.learned import LearnedAgent
+from ccg_env.agents.match import MatchRunner
+from ccg_env.agents.search import SearchAgent
 from ccg_env.agent_api import make_agent
 from ccg_env.engine import ChoiceKind, Game
 from ccg_env.engine.view import GameView

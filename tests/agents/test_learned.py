@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.match import MatchRunner
-from agents.random_agent import RandomAgent
+from ccg_env.agents.match import MatchRunner
+from ccg_env.agents.random_agent import RandomAgent
 
 pytest.importorskip("sb3_contrib")
 
@@ -46,7 +46,7 @@ def model_path(zip_path):
 
 
 def test_learned_agent_plays_legal_games_from_both_seats(model_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     agent = LearnedAgent(model_path)
     runner = MatchRunner()
@@ -59,7 +59,7 @@ def test_learned_agent_plays_legal_games_from_both_seats(model_path):
 def test_learned_agent_is_picklable_without_its_model(model_path):
     import pickle
 
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     agent = LearnedAgent(str(model_path).removesuffix(".ccgmodel"))
     runner = MatchRunner()
@@ -70,14 +70,14 @@ def test_learned_agent_is_picklable_without_its_model(model_path):
 
 
 def test_missing_model_file_is_a_clear_error(tmp_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     with pytest.raises(FileNotFoundError, match="no model file"):
         LearnedAgent(tmp_path / "nothing.zip")
 
 
 def test_an_sb3_zip_needs_trust_and_then_plays_as_its_model_file(zip_path, model_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.model_file import UntrustedModelError
 
     with pytest.raises(UntrustedModelError, match="unpickles"):
@@ -88,7 +88,7 @@ def test_an_sb3_zip_needs_trust_and_then_plays_as_its_model_file(zip_path, model
 
 
 def test_a_sampling_agent_draws_only_legal_actions(model_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     observation, mask = _first_observation()
     mask[:] = 0
@@ -163,7 +163,7 @@ def _samples(agent, seed: int, count: int = 30) -> list[int]:
 
 
 def test_reset_seeds_a_sampling_policy_even_when_the_model_loads_after_it(model_path):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
 
     lazy = _samples(LearnedAgent(model_path, deterministic=False), seed=5)  # loads at the first act, after reset
     eager = LearnedAgent(model_path, deterministic=False)
@@ -194,7 +194,7 @@ def _predicted_inputs(agent, monkeypatch) -> list:
 def test_normalized_observations_are_scaled_by_the_rules_of_the_game_played(model_path, monkeypatch):
     import dataclasses
 
-    from agents.learned import LearnedAgent, observation_scale
+    from ccg_env.agents.learned import LearnedAgent, observation_scale
     from ccg_env.engine import Rules
 
     rules = dataclasses.replace(Rules.load(), max_mana=8, turn_limit=60)
@@ -210,7 +210,7 @@ def test_normalized_observations_are_scaled_by_the_rules_of_the_game_played(mode
 
 
 def test_a_card_set_that_does_not_fit_the_observation_is_a_clear_error(zip_path, monkeypatch):
-    from agents.learned import LearnedAgent
+    from ccg_env.agents.learned import LearnedAgent
     from ccg_env.engine import Rules
     from ccg_env.engine.datafiles import config_dir
 
@@ -228,7 +228,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def shipped_agent():
-    from agents.arena import build_agent
+    from ccg_env.agents.arena import build_agent
 
     previous = Path.cwd()
     os.chdir(REPO)  # the spec's path is relative to the repository, as in docs/training.md
@@ -239,7 +239,7 @@ def shipped_agent():
 
 
 def test_the_shipped_model_plays_legal_games_and_still_plays_well(shipped_agent):
-    from agents.heuristic import HeuristicAgent
+    from ccg_env.agents.heuristic import HeuristicAgent
 
     runner = MatchRunner()
     wins = {"random": 0, "heuristic": 0}

@@ -6,10 +6,10 @@ import csv
 
 import pytest
 
-from agents.notebook_helpers import (
+from ccg_env.agents.notebook_helpers import (
     league_chances_figure, learning_curve_figure, rating_curve, rating_curve_figure, read_league_csv,
 )
-from agents.stats import rating_against
+from ccg_env.agents.stats import rating_against
 
 
 def eval_row(step: int, opponent: str, wins: int, games: int = 100) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.heuristic import choose
-from agents.search import SearchAgent
+from ccg_env.agents.heuristic import choose
+from ccg_env.agents.search import SearchAgent
 from ccg_env.engine import ChoiceKind, Game
 from ccg_env.engine.choices import END_TURN
 from ccg_env.engine.view import GameView

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from agents.heuristic import choose
+from ccg_env.agents.heuristic import choose
 from ccg_env.engine import Choice, ChoiceKind, Game, Rules
 from ccg_env.engine.actions import ChangeTurn
 from ccg_env.engine.choices import END_TURN

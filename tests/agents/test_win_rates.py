@@ -5,7 +5,7 @@ Each runs whole arena cycles (every ordered pair of the 7 packaged decks from bo
 
 from __future__ import annotations
 
-from agents.arena import run_tournament
+from ccg_env.agents.arena import run_tournament
 
 
 def _wins(result, agent: str) -> int:

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.card_value import CURVES, bucket, card_value, curve_need
-from agents.draft import CLASS_CARDS, build_deck, deck_yaml, heuristic_pick
-from agents.heuristic import HeuristicAgent
-from agents.random_agent import RandomAgent
+from ccg_env.agents.card_value import CURVES, bucket, card_value, curve_need
+from ccg_env.agents.draft import CLASS_CARDS, build_deck, deck_yaml, heuristic_pick
+from ccg_env.agents.heuristic import HeuristicAgent
+from ccg_env.agents.random_agent import RandomAgent
 from ccg_env.engine import CardClass, CardSet, Rules, default_cards
 from ccg_env.engine.decks import parse_deck
 from ccg_env.engine.draft import Draft, DraftView

@@ -2,11 +2,11 @@
 
 import pytest
 
-from agents.arena import build_drafting_agent, run_tournament
-from agents.draft import DraftingAgent, HeuristicDrafter
-from agents.heuristic import HeuristicAgent
-from agents.match import MatchRunner
-from agents.random_agent import RandomAgent
+from ccg_env.agents.arena import build_drafting_agent, run_tournament
+from ccg_env.agents.draft import DraftingAgent, HeuristicDrafter
+from ccg_env.agents.heuristic import HeuristicAgent
+from ccg_env.agents.match import MatchRunner
+from ccg_env.agents.random_agent import RandomAgent
 from ccg_env import cli
 from ccg_env.engine import CardClass
 

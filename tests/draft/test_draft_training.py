@@ -16,9 +16,9 @@ def test_draft_config_trains_and_its_model_drafts_and_battles(tmp_path):
     result = train(config)
     assert result.timesteps >= 512 and [e.games for e in result.evaluations] == [4]
 
-    from agents.learned import LearnedAgent
-    from agents.match import MatchRunner
-    from agents.random_agent import RandomAgent
+    from ccg_env.agents.learned import LearnedAgent
+    from ccg_env.agents.match import MatchRunner
+    from ccg_env.agents.random_agent import RandomAgent
 
     learned, runner = LearnedAgent(result.policy_path), MatchRunner(mode="draft")
     for seat in (0, 1):

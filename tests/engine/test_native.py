@@ -64,8 +64,8 @@ ENV_DIGEST_SCRIPT = textwrap.dedent("""
 HEURISTIC_DIGEST_SCRIPT = textwrap.dedent("""
     import hashlib
     from pathlib import Path
-    import agents.heuristic
-    from agents.heuristic import choose
+    import ccg_env.agents.heuristic
+    from ccg_env.agents.heuristic import choose
     from ccg_env.engine import Game
     from ccg_env.engine.decks import default_deck_paths
     from ccg_env.engine.view import GameView
@@ -79,7 +79,7 @@ HEURISTIC_DIGEST_SCRIPT = textwrap.dedent("""
             digest.update(repr((choice, view.own, view.enemy)).encode())
             game.apply(choice)
         digest.update(game.to_json().encode())
-    print(Path(agents.heuristic.__file__).suffix, digest.hexdigest())
+    print(Path(ccg_env.agents.heuristic.__file__).suffix, digest.hexdigest())
 """)
 
 
@@ -124,8 +124,7 @@ def test_compiled_and_pure_python_heuristics_make_identical_choices():
 def test_an_edited_source_runs_uncompiled_with_a_warning(tmp_path):
     """A copy of the package whose game.py changed after compiling must not run the stale compiled module."""
     root = Path(ccg_env.__file__).parent.parent
-    for package in ("ccg_env", "agents"):
-        shutil.copytree(root / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(root / "ccg_env", tmp_path / "ccg_env", ignore=shutil.ignore_patterns("__pycache__"))
     game_py = source_path("ccg_env.engine.game", tmp_path)
     game_py.write_text(game_py.read_text() + "\nEDITED_AFTER_COMPILING = True\n")
     lines = _run("import ccg_env.engine as e, ccg_env.engine.game as g; print(e.ENGINE_BUILD); "
@@ -138,9 +137,10 @@ def test_an_edited_source_runs_uncompiled_with_a_warning(tmp_path):
 
 @needs_compiled
 def test_a_copy_of_the_engine_without_the_agents_still_runs_compiled(tmp_path):
-    """The heuristic is compiled with the engine, but the engine does not need it: without ``agents`` beside it,
-    ``ccg_env`` alone still runs its compiled modules."""
-    shutil.copytree(Path(ccg_env.__file__).parent, tmp_path / "ccg_env", ignore=shutil.ignore_patterns("__pycache__"))
+    """The heuristic is compiled with the engine, but the engine does not need it: without ``ccg_env/agents``,
+    the rest of ``ccg_env`` still runs its compiled modules."""
+    shutil.copytree(Path(ccg_env.__file__).parent, tmp_path / "ccg_env",
+                    ignore=shutil.ignore_patterns("__pycache__", "agents"))
     lines = _run("import ccg_env.engine as e, ccg_env.engine.game as g; print(e.ENGINE_BUILD); print(g.__file__)",
                  pure=False, cwd=tmp_path, path=tmp_path)
     assert lines[0].startswith("compiled (mypyc") and lines[1].endswith(".so"), lines

@@ -199,7 +199,7 @@ def test_agent_opponent_sees_a_fresh_full_observation_of_its_seat_at_every_decis
 
 
 def test_an_opponent_choosing_from_the_view_plays_as_it_would_through_act():
-    from agents.heuristic import HeuristicAgent
+    from ccg_env.agents.heuristic import HeuristicAgent
 
     heuristic = HeuristicAgent()
     direct = play_random(CcgDuelEnv(opponent=heuristic, seat="random"), seed=9, steps=400)

@@ -12,9 +12,9 @@ from tests.rllib.ray_or_skip import require_rllib
 
 require_rllib()
 
-from agents.match import MatchRunner  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
-from agents.learned import LearnedAgent  # noqa: E402
+from ccg_env.agents.match import MatchRunner  # noqa: E402
+from ccg_env.agents.random_agent import RandomAgent  # noqa: E402
+from ccg_env.agents.learned import LearnedAgent  # noqa: E402
 from ccg_env.model_file import UntrustedModelError  # noqa: E402
 from ccg_env.rllib.league import LeagueCallback  # noqa: E402
 from ccg_env.rllib.policy_file import read_policy_file  # noqa: E402

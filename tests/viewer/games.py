@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.arena import build_agent
-from agents.match import MatchRunner
+from ccg_env.agents.arena import build_agent
+from ccg_env.agents.match import MatchRunner
 from ccg_env.engine import Game
 from ccg_env.viewer.replay import save_replay
 

@@ -18,8 +18,8 @@ try:
 except ImportError:
     missing("ccg-env serve needs Flask: pip install -e '.[dev]'", module=True)
 
-from agents.match import MatchRunner  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
+from ccg_env.agents.match import MatchRunner  # noqa: E402
+from ccg_env.agents.random_agent import RandomAgent  # noqa: E402
 from ccg_env.viewer.server import PlaySession, create_app  # noqa: E402
 
 from .browser import READ_BOARD, browser_or_skip  # noqa: E402
