@@ -1,7 +1,7 @@
 """ccg-env: a Hearthstone-style card game as a reinforcement-learning environment.
 
 ``import ccg_env.engine`` loads only the rules engine (no numpy); the PettingZoo and Gymnasium interfaces
-(``ccg_env.env()``, ``ccg_env.raw_env()``) are imported on first use, and ``"ccg_env/Duel-v0"`` is registered
+(``ccg_env.env()``, ``ccg_env.raw_env()``) are imported on first use, and ``"ccg_env/Duel-v1"`` is registered
 with Gymnasium as soon as Gymnasium is imported (see :mod:`ccg_env.env.registration`).
 """
 

@@ -6,7 +6,8 @@ A model file is a zip archive with exactly two members:
   and its constructor options (names from fixed lists, numbers within bounds), the observation and action
   sizes, the rules and the card ids of the observation's one-hots, the observation's spec (its layout by name:
   :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from files written before it was recorded), the
-  ccg-env version, and the SHA-256 of the weights;
+  ccg-env version, the environment version and spec hash it was made for (:mod:`ccg_env.env.versions`; absent
+  from files written before versions were recorded), and the SHA-256 of the weights;
 - ``weights.pt``: ``torch.save`` of plain tensors (the policy's ``state_dict`` and the observation bounds),
   read back with ``torch.load(weights_only=True)``, which refuses any other pickled object.
 
@@ -104,6 +105,10 @@ class ModelMetadata:
     """free-form provenance (e.g. ``{"converted_from": "x.zip"}``, ``{"timesteps": 1500000}``): shown, not used"""
     observation_spec: dict | None = None
     """the observation's layout (``ObservationSpec.to_dict()``), or None in files written before it was recorded"""
+    env_version: str | None = None
+    """the environment version it was made for (``"v1"``), or None in files written before versions were recorded"""
+    spec_hash: str | None = None
+    """that version's spec hash (:func:`ccg_env.env.versions.spec_hash`), recorded with ``env_version``"""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document, with the format name and version first."""
@@ -135,6 +140,7 @@ class ModelMetadata:
                 check(values[name], f"{where}: {name}")
         policy_class = POLICY_ALIASES.get(values["policy_class"], values["policy_class"])
         check_policy_kwargs(policy_class, values["policy_kwargs"], values["observation_size"], where)
+        check_env_fields(values.get("env_version"), values.get("spec_hash"), where)
         card_ids = values.get("card_ids")
         check_spec_agrees(values.get("observation_spec"), values["observation_size"], card_ids, where)
         return cls(**{**values, "policy_class": policy_class,
@@ -214,6 +220,39 @@ def check_spec_agrees(spec: Any, observation_size: int, card_ids: Any, where: st
         raise ModelFileError(f"{where}: observation_spec: its card ids differ from the file's card_ids")
 
 
+def _check_env_version(value: Any, where: str) -> None:
+    from .env.versions import is_version_name
+
+    if value is not None and not is_version_name(value):
+        raise ModelFileError(f"{where}: expected an environment version such as 'v1', got {_short(value)}")
+
+
+def _check_spec_hash(value: Any, where: str) -> None:
+    if value is not None:
+        _check_sha256(value, where)
+
+
+def check_env_fields(env_version: Any, spec_hash: Any, where: str) -> None:
+    """Refuse a file that records only one of its environment version and spec hash (they go together)."""
+    if (env_version is None) != (spec_hash is None):
+        raise ModelFileError(f"{where}: env_version and spec_hash go together: the file records only "
+                             f"{'env_version' if spec_hash is None else 'spec_hash'}")
+
+
+def check_env_spec(metadata: Any, where: str) -> None:
+    """Refuse a model made for another environment version or spec than this ccg-env builds, naming both (version
+    and spec hash); a file that records neither was written before versions were recorded and is not refused here
+    (its sizes, card ids and observation spec are still checked by :func:`check_fits`)."""
+    env_version = getattr(metadata, "env_version", None)
+    if env_version is None:
+        return
+    from .env.versions import spec_mismatch
+
+    mismatch = spec_mismatch(env_version, getattr(metadata, "spec_hash", None))
+    if mismatch is not None:
+        raise ModelFileError(f"{where}: the model does not fit this environment: {mismatch}")
+
+
 def _check_sha256(value: Any, where: str) -> None:
     if not isinstance(value, str) or len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
         raise ModelFileError(f"{where}: expected 64 lowercase hex digits, got {_short(value)}")
@@ -230,9 +269,10 @@ _FIELD_CHECKS: dict[str, Callable[[Any, str], None]] = {
     "observation_normalized": _check_type(bool, "true or false"),
     "action_size": _check_size(MAX_ACTION_SIZE), "rules": _check_rules, "card_ids": _check_card_ids,
     "weights_sha256": _check_sha256, "ccg_env_version": _check_type(str, "a version string"),
-    "source": _check_source, "observation_spec": _check_observation_spec,
+    "source": _check_source, "observation_spec": _check_observation_spec, "env_version": _check_env_version,
+    "spec_hash": _check_spec_hash,
 }
-_OPTIONAL_FIELDS = {"ccg_env_version", "source", "observation_spec"}
+_OPTIONAL_FIELDS = {"ccg_env_version", "source", "observation_spec", "env_version", "spec_hash"}
 
 
 def _short(value: Any) -> str:
@@ -448,12 +488,14 @@ def write_model_file(path: str | Path, metadata: ModelMetadata, weights: bytes) 
 def check_fits(metadata: Any, where: str, *, observation_size: int | None = None,
                action_size: int | None = None, card_ids: list[str] | tuple[str, ...] | None = None,
                spec: Any = None) -> None:
-    """Raise ModelFileError naming both values when the model's sizes or card set differ from the game's.
+    """Raise ModelFileError naming both values when the model's environment version and spec hash
+    (:func:`check_env_spec`), sizes or card set differ from the game's.
 
     ``spec``: the game's :class:`~ccg_env.env.observation_spec.ObservationSpec`; when the model records one too, a
     difference is named first (a card, keyword or piece: :meth:`ObservationSpec.differences`). A file written
     before specs were recorded is checked by its sizes and card ids only.
     """
+    check_env_spec(metadata, where)
     recorded = read_spec(getattr(metadata, "observation_spec", None), f"{where}: observation_spec")
     if spec is not None and recorded is not None:
         differences = recorded.differences(spec)
@@ -486,8 +528,15 @@ def describe(metadata: ModelMetadata) -> str:
              f"rules: {json.dumps(metadata.rules) if metadata.rules is not None else 'unknown'}",
              f"cards: {len(metadata.card_ids) if metadata.card_ids is not None else 'unknown'}",
              f"observation spec: {_spec_line(metadata.observation_spec)}",
+             f"environment: {_env_line(metadata.env_version, metadata.spec_hash)}",
              f"written by ccg-env {metadata.ccg_env_version or '?'}; source: {json.dumps(metadata.source)}"]
     return "\n".join(lines)
+
+
+def _env_line(env_version: str | None, spec_hash: str | None) -> str:
+    if env_version is None:
+        return "not recorded (a file from before environment versions were recorded)"
+    return f"{env_version}, spec hash {spec_hash}"
 
 
 def _spec_line(recorded: dict | None) -> str:

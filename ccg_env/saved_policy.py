@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__
-from .model_file import (ACTIVATIONS, SUFFIX, ModelFileError, ModelMetadata, UntrustedModelError,
+from .model_file import (ACTIVATIONS, SUFFIX, ModelFileError, ModelMetadata, UntrustedModelError, check_env_spec,
                          check_fits, model_kind, read_model_file, untrusted_zip_message, write_model_file)
 from .tensor_file import check_module_size, load_tensors
 
@@ -81,8 +81,11 @@ def policy_spec(policy: Any) -> tuple[str, dict[str, Any]]:
 
 def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict | None = None) -> ModelMetadata:
     """The metadata describing ``policy``; ``rules`` (a ``Rules``) and ``cards`` (a ``CardSet``) if known, and then
-    the spec of the observation they make (the duel's, or the draft mode's when that is the policy's size)."""
+    the spec of the observation they make (the duel's, or the draft mode's when that is the policy's size); the
+    environment version and spec hash of this ccg-env (:func:`ccg_env.env.versions.env_record`)."""
     import dataclasses
+
+    from .env.versions import env_record
 
     name, kwargs = policy_spec(policy)
     high = np.asarray(policy.observation_space.high)
@@ -92,7 +95,8 @@ def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict 
                          observation_normalized=bool(np.all(high <= 1.0)), action_size=int(policy.action_space.n),
                          rules=dataclasses.asdict(rules) if rules is not None else None,
                          card_ids=tuple(sorted(cards)) if cards is not None else None, weights_sha256="0" * 64,
-                         ccg_env_version=__version__, source=dict(source or {}), observation_spec=spec)
+                         ccg_env_version=__version__, source=dict(source or {}), observation_spec=spec,
+                         **env_record())
 
 
 def observation_spec_of(rules: Any, cards: Any, size: int) -> Any:
@@ -262,9 +266,11 @@ def _no_learning(progress_remaining: float) -> float:
 
 
 def load_policy_file(path: str | Path, device: str = "cpu") -> LoadedPolicy:
-    """Load a ccg-env model file without executing anything from it; ModelFileError says what is wrong."""
+    """Load a ccg-env model file without executing anything from it; ModelFileError says what is wrong (a model
+    made for another environment version or spec is refused naming both)."""
     where = str(path)
     metadata, data = read_model_file(path)
+    check_env_spec(metadata, where)
     payload = _unpickle_weights(data, metadata, where)
     low, high = (payload[key].numpy().astype(np.float32) for key in ("observation_low", "observation_high"))
     _check_shapes(metadata, low, high, payload["policy"], where)

@@ -32,7 +32,7 @@ seed (:mod:`ccg_env.engine.draft`), each agent drafting its seat's deck with its
 with the drafted decks; the deal is then just the seed (the same draft offers for each seat, from both seats) and
 the deck splits are by the hero class each agent drafted for. An agent's draft strategy is the spec's ``draft=``
 option (``"heuristic:draft=random"``: drafts at random, battles as the heuristic; ``draft=heuristic``,
-``draft=random`` or ``draft=PATH`` for a model trained on ``ccg_env/Draft-v0``), else the agent itself when it
+``draft=random`` or ``draft=PATH`` for a model trained on ``ccg_env/Draft-v1``), else the agent itself when it
 drafts (the heuristic, random and learned agents), else the heuristic drafter (:mod:`ccg_env.agents.draft`).
 
 ``save_games=K`` also writes the first ``K`` games of every pair as replay files (the format of
@@ -194,7 +194,7 @@ def build_drafting_agent(spec: Any) -> Agent:
         drafter = build_agent(f"learned:path={text}" if text.endswith((".ccgmodel", ".zip")) else text)
         if not drafts_itself(drafter):
             raise ValueError(f"agent spec {spec!r}: draft={text} names an agent that does not draft "
-                             f"(drafters: random, heuristic, or a model file trained on ccg_env/Draft-v0)")
+                             f"(drafters: random, heuristic, or a model file trained on ccg_env/Draft-v1)")
     agent = DraftingAgent(battler, drafter) if drafter is not battler else battler
     agent.name = spec
     return agent

@@ -29,11 +29,13 @@ observation, with the spec of the game's rules and card set: a new card, keyword
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from ccg_env.model_file import SUFFIX, UntrustedModelError, model_kind, read_metadata, untrusted_zip_message
+from ccg_env.model_file import (SUFFIX, UntrustedModelError, check_env_spec, model_kind, read_metadata,
+                                untrusted_zip_message)
 from ccg_env.extras import require_extra
 from ccg_env.models import DEFAULT_MODEL
 from ccg_env.training.greedy import greedy_rows
@@ -58,7 +60,7 @@ class LearnedAgent:
         trust: allow a file that is unpickled when loaded (runs code from it): only for files you trust.
     """
 
-    #: drafts too, from the draft-mode observation and mask, when its model was trained on ``ccg_env/Draft-v0``
+    #: drafts too, from the draft-mode observation and mask, when its model was trained on ``ccg_env/Draft-v1``
     can_draft = True
 
     def __init__(self, path: str | Path | None = None, deterministic: bool = True, normalize: bool | None = None,
@@ -159,8 +161,8 @@ def is_rllib_path(path: Path) -> bool:
 
 def checked_model_path(path: str | Path, trust: bool) -> Path:
     """The model file at ``path`` (trying ``.ccgmodel``, ``.ccgrllib`` then ``.zip`` when there is no file), checked
-    before any game starts: a damaged file, or a file that runs code when loaded without ``trust``, raises
-    (``ModelFileError``, ``UntrustedModelError``)."""
+    before any game starts: a damaged file, a file made for another environment version or spec, or a file that
+    runs code when loaded without ``trust``, raises (``ModelFileError``, ``UntrustedModelError``)."""
     found = Path(path)
     for suffix in (SUFFIX, RLLIB_SUFFIX, ".zip"):
         if not found.exists() and found.with_suffix(suffix).exists():
@@ -174,12 +176,13 @@ def checked_model_path(path: str | Path, trust: bool) -> Path:
     elif found.suffix == RLLIB_SUFFIX:
         from ccg_env.rllib.policy_file import read_policy_file
 
-        read_policy_file(found)  # validates the metadata and the weights' checksum; needs no Ray
+        metadata = read_policy_file(found)[0]  # validates the metadata and the weights' checksum; needs no Ray
+        check_env_spec(SimpleNamespace(**metadata), str(found))
     elif model_kind(found) == "sb3-zip":
         if not trust:
             raise UntrustedModelError(untrusted_zip_message(found))
     else:
-        read_metadata(found)
+        check_env_spec(read_metadata(found), str(found))
     return found
 
 

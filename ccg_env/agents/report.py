@@ -36,8 +36,9 @@ score interval, which counts every game as independent; the pair's rate also has
     ``winner``: the winning agent's name (empty for a draw). ``result``: ``win``, ``draw`` or
     ``turn_limit``. ``turns``. ``decisions``. ``deck0``, ``deck1``: the decks dealt to seat 0 and seat 1.
 ``results.json``:
-    ``{"config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups", "ratings", "games"}``
-    holding the same rows; ``config`` also records the deck pool and how balanced the schedule is.
+    ``{"env_version", "spec_hash", "config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups",
+    "ratings", "games"}`` holding the same rows; ``env_version`` and ``spec_hash`` name the environment version
+    (:mod:`ccg_env.env.versions`), ``config`` also records the deck pool and how balanced the schedule is.
 ``winrate_matrix.png``:
     Heat map of the row agent's score against the column agent.
 ``seat_split.png``:
@@ -54,6 +55,7 @@ from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..env.versions import env_record
 from .figures import deck_matrix_figure, seat_split_figure
 from .splits import DECK_COLUMNS, MATCHUP_COLUMNS, SEAT_COLUMNS, outcome, pair_games, seat_rows
 from .stats import DEAL_CATEGORIES, deal_categories, deal_interval
@@ -261,7 +263,7 @@ def save_result(result: TournamentResult, out_dir: str | Path) -> dict[str, str]
     tables = {"pairs": (PAIR_COLUMNS, pair_rows(result)), "seat_splits": (SEAT_COLUMNS, result.seat_splits()),
               "deck_splits": (DECK_COLUMNS, result.deck_splits()), "matchups": (MATCHUP_COLUMNS, result.matchups()),
               "ratings": (RATING_COLUMNS, rating_rows(result)), "games": (GAME_COLUMNS, game_rows(result))}
-    document = {"config": result.config, "agents": result.agents, "decks": result.decks,
+    document = {**env_record(), "config": result.config, "agents": result.agents, "decks": result.decks,
                 **{key: rows for key, (_, rows) in tables.items()}}
     Path(paths["results.json"]).write_text(json.dumps(document, indent=2) + "\n")
     for key, csv_name in (("pairs", "pairs.csv"), ("seat_splits", "seats.csv"), ("deck_splits", "decks.csv"),

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment ``ccg_env_v0``: a two-player card game duel with action masks.
+"""The PettingZoo AEC environment ``ccg_env_v1``: a two-player card game duel with action masks.
 
 Two players duel with 30-card decks under the rules in ``configs/rules/default.yaml``. The rules engine
 (:mod:`ccg_env.engine`) runs headless and synchronous behind this env, which only translates between the
@@ -10,6 +10,7 @@ engine and spaces, like PettingZoo's tic-tac-toe.
 | Action space      | ``Discrete(N)``, ``N = 1 + H*T + (1 + B)**2 + T + H``, ``T = 3 + 2B`` (262) |
 | Observation space | ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``   |
 | Parallel API      | No (``is_parallelizable=False``)                                           |
+| Version           | ``version="v1"`` (the default): :mod:`ccg_env.env.versions`                |
 
 ``H`` is the hand limit (10), ``B`` the battlefield limit (7), ``C`` the number of cards in the card set.
 An agent acts many times per turn: ``agent_selection`` follows the engine's current player and changes only
@@ -169,6 +170,7 @@ from ..engine.game_setup import resolve_cards, resolve_rules
 from .core import EnvCore, Match
 from .render import render_text
 from .reward_shaping import SHAPING_SCALE, HealthShaping  # noqa: F401  (SHAPING_SCALE: its old home)
+from .versions import check_version
 
 __all__ = ["AGENTS", "CcgAECEnv", "env", "raw_env", "resolve_cards", "resolve_rules"]
 
@@ -181,9 +183,11 @@ def env(**config: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**config))
 
 
-def raw_env(reward_shaping: bool = False, **config: Any) -> AECEnv:
+def raw_env(reward_shaping: bool = False, version: str | None = None, **config: Any) -> AECEnv:
     """Return the unwrapped AEC env (see the module documentation for ``config``); ``reward_shaping=True`` wraps
-    it in :class:`~ccg_env.env.reward_shaping.HealthShaping`."""
+    it in :class:`~ccg_env.env.reward_shaping.HealthShaping`; ``version`` (default: the current one) must be one
+    this ccg-env builds (:func:`~ccg_env.env.versions.check_version`)."""
+    check_version(version)
     raw = CcgAECEnv(**config)
     return HealthShaping(raw) if reward_shaping else raw
 
@@ -199,7 +203,7 @@ def _as_seed(seed: Any) -> int:
 class CcgAECEnv(AECEnv, EzPickle):
     """The card game as a PettingZoo AEC env over the env core; see the module documentation."""
 
-    metadata = {"name": "ccg_env_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "ccg_env_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,

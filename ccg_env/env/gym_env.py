@@ -1,12 +1,12 @@
 """
-# ccg_env/Duel-v0: the single-agent Gymnasium env (the learner against a built-in opponent)
+# ccg_env/Duel-v1: the single-agent Gymnasium env (the learner against a built-in opponent)
 
 The learner plays one seat of a duel; an opponent policy plays the other seat inside ``step`` (and inside
 ``reset`` when the opponent moves first), so every observation the learner sees is one where it is on turn.
 Importing this module registers the id; ``ccg_env/__init__.py`` registers it as soon as Gymnasium is imported
-(see :mod:`ccg_env.env.registration`), and ``gym.make("ccg_env.env.gym_env:ccg_env/Duel-v0")`` always works.
+(see :mod:`ccg_env.env.registration`), and ``gym.make("ccg_env.env.gym_env:ccg_env/Duel-v1")`` always works.
 
-| Creation          | ``gym.make("ccg_env/Duel-v0", opponent="random", seat="random", ...)``, ``CcgDuelEnv(...)`` |
+| Creation          | ``gym.make("ccg_env/Duel-v1", opponent="random", seat="random", ...)``, ``CcgDuelEnv(...)`` |
 |-------------------|----------------------------------------------------------------------------------------|
 | Action space      | ``Discrete(N)``: the AEC env's layout (262 ids with default rules, see :mod:`ccg_env.env.aec`) |
 | Observation space | ``Box(float32, (size,))``: the AEC env's observation vector for the learner's seat       |

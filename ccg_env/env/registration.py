@@ -1,7 +1,12 @@
-"""Registers ``"ccg_env/Duel-v0"`` and ``"ccg_env/Draft-v0"`` with Gymnasium, without importing Gymnasium (or numpy) before anyone else does.
+"""Registers ``"ccg_env/Duel-v1"`` and ``"ccg_env/Draft-v1"`` with Gymnasium, without importing Gymnasium (or numpy) before anyone else does.
+
+The ids carry the environment version (:mod:`ccg_env.env.versions`). Versions that can no longer be built are not
+registered, so Gymnasium refuses them naming the id that replaced them (``gym.make("ccg_env/Duel-v0")`` raises
+``gymnasium.error.DeprecatedEnv``: "Environment version v0 for `ccg_env/Duel` is deprecated. Please use
+`ccg_env/Duel-v1` instead.").
 
 Gymnasium 1.x has no plugin discovery: an id resolves only once some import has called ``gymnasium.register``
-(or when the id names the module to import, as in ``"ccg_env.env.gym_env:ccg_env/Duel-v0"``). Registering
+(or when the id names the module to import, as in ``"ccg_env.env.gym_env:ccg_env/Duel-v1"``). Registering
 from ``ccg_env/__init__.py`` directly would import Gymnasium and numpy whenever ``ccg_env.engine`` is imported,
 which the engine layer forbids. :func:`register_when_gymnasium_is_imported` therefore registers at once if
 Gymnasium is already loaded and otherwise installs a one-shot import hook that registers right after
@@ -16,10 +21,10 @@ import sys
 from types import ModuleType
 from typing import Any
 
-ENV_ID = "ccg_env/Duel-v0"
+ENV_ID = "ccg_env/Duel-v1"
 ENTRY_POINT = "ccg_env.env.gym_env:CcgDuelEnv"
 VECTOR_ENTRY_POINT = "ccg_env.env.vector:CcgDuelVectorEnv"
-DRAFT_ENV_ID = "ccg_env/Draft-v0"
+DRAFT_ENV_ID = "ccg_env/Draft-v1"
 DRAFT_ENTRY_POINT = "ccg_env.env.draft_env:CcgDraftEnv"
 
 

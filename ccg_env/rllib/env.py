@@ -29,7 +29,8 @@ episode), so that a policy mapping function can always map it to the trained mod
 changes the weights while training (the league callback does, on every env runner).
 
 Configuration (``env_config`` keys): ``rules``, ``cards``, ``decks`` (two decks or ``"random"``), ``turn_limit``,
-``illegal_action`` (``"forfeit"``), ``illegal_reward`` (-0.1), ``opponents`` (``{"self": 1.0}``), ``seed``.
+``illegal_action`` (``"forfeit"``), ``illegal_reward`` (-0.1), ``opponents`` (``{"self": 1.0}``), ``seed``, and
+``version`` (the environment version, ``"v1"`` by default: :mod:`ccg_env.env.versions`).
 """
 
 from __future__ import annotations
@@ -43,13 +44,15 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..env.core import FORFEIT, EnvCore, Match, Step
 from ..env.duel import DuelSetup, Opponent, make_opponent
+from ..env.versions import check_version
 from ..engine import Game
 
 AGENTS = ("player_0", "player_1")
 #: The learner's agent id by seat in a game against a scripted agent.
 LEARNERS = ("learner_0", "learner_1")
 SELF_PLAY = "self"
-_CONFIG_KEYS = ("rules", "cards", "decks", "turn_limit", "illegal_action", "illegal_reward", "opponents", "seed")
+_CONFIG_KEYS = ("rules", "cards", "decks", "turn_limit", "illegal_action", "illegal_reward", "opponents", "seed",
+                "version")
 _MAX_SEED = 2**63 - 1
 
 
@@ -94,6 +97,7 @@ class CcgMultiAgentEnv(MultiAgentEnv):
         unknown = sorted(set(config) - set(_CONFIG_KEYS))
         if unknown:
             raise ValueError(f"CcgMultiAgentEnv config: unknown keys {unknown}; known keys: {', '.join(_CONFIG_KEYS)}")
+        check_version(config.get("version"))
         self.setup = DuelSetup.build(illegal_action=config.get("illegal_action", "forfeit"),
                                      illegal_reward=config.get("illegal_reward", -0.1), normalize_observations=True,
                                      rules=config.get("rules"), cards=config.get("cards"), decks=config.get("decks"),

@@ -8,7 +8,8 @@ writes the main module as a policy file, which is what to share: a zip archive w
   (``MaskedPPOTorchRLModule`` or ``SlotPPOTorchRLModule``), its layer sizes, activation and layer sharing (names
   from a fixed list, sizes bounded), for the slot module its ``slot`` sizes and the observation's pieces, the
   observation and action sizes, the rules and the card ids it was trained on, the observation's spec (its layout
-  by name, :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from older files), and the weights'
+  by name, :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from older files), the environment
+  version and spec hash it was made for (:mod:`ccg_env.env.versions`; absent from older files), and the weights'
   SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
@@ -16,7 +17,7 @@ Every size is bounded before anything is allocated (the module is first built on
 against the weights limit); integer buffers (the slot module's feature indices) must equal
 the ones the metadata builds; a file that does not fit the game (other rules or card set)
 is refused with an error naming both sides, or what differs in the observation's spec
-(:func:`ccg_env.model_file.check_fits`).
+(:func:`ccg_env.model_file.check_fits`); so is a file made for another environment version or spec, naming both.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from typing import Any
 
 from ..model_file import (MAX_ACTION_SIZE, MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_OBSERVATION_SIZE,
                           ModelFileError)
-from ..model_file import _check_card_ids, _check_rules, _read_member  # one set of checks for both formats
-from ..model_file import check_fits, check_spec_agrees, parse_metadata
+# one set of checks for both formats
+from ..model_file import _check_card_ids, _check_env_version, _check_rules, _check_spec_hash, _read_member
+from ..model_file import check_env_fields, check_env_spec, check_fits, check_spec_agrees, parse_metadata
 from ..tensor_file import check_module_size, load_tensors
 
 FORMAT = "ccg-env-rllib-module"
@@ -51,8 +53,9 @@ MAX_METADATA_BYTES = 4_000_000
 MAX_WEIGHTS_BYTES = 256_000_000
 _FIELDS = ("format", "format_version", "module_class", "fcnet_hiddens", "head_fcnet_hiddens", "fcnet_activation",
            "vf_share_layers", "observation_size", "action_size", "rules", "card_ids", "weights_sha256", "source",
-           "slot", "observation_spec")
-_OPTIONAL = {"source", "slot", "observation_spec"}  # files written before the slot module (or the spec) lack them
+           "slot", "observation_spec", "env_version", "spec_hash")
+#: Files written before the slot module (or the spec, or environment versions) lack these.
+_OPTIONAL = {"source", "slot", "observation_spec", "env_version", "spec_hash"}
 
 
 def _layers(value: Any, where: str) -> list[int]:
@@ -98,6 +101,9 @@ def check_metadata(data: Any, where: str) -> dict[str, Any]:
     _check_rules(data["rules"], f"{where}: rules")
     _check_card_ids(data["card_ids"], f"{where}: card_ids")
     check_spec_agrees(data.get("observation_spec"), data["observation_size"], data["card_ids"], where)
+    _check_env_version(data.get("env_version"), f"{where}: env_version")
+    _check_spec_hash(data.get("spec_hash"), f"{where}: spec_hash")
+    check_env_fields(data.get("env_version"), data.get("spec_hash"), where)
     slot = data.get("slot")
     if (data["module_class"] == SLOT_CLASS) != (slot is not None):
         raise ModelFileError(f"{where}: slot: expected the slot sizes for {SLOT_CLASS} and null otherwise, "
@@ -148,6 +154,8 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
 
     import torch
 
+    from ..env.versions import env_record
+
     config = module.model_config or {}
     buffer = io.BytesIO()
     torch.save({k: v.detach().cpu().clone() for k, v in module.state_dict().items()}, buffer)
@@ -160,7 +168,7 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
         "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards),
         "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
-        "observation_spec": core.encoder.spec.to_dict(),
+        "observation_spec": core.encoder.spec.to_dict(), **env_record(),
         "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
                  if type(module).__name__ == SLOT_CLASS else None),
     }
@@ -206,6 +214,7 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
     metadata, weights = read_policy_file(path)
     where = str(path)
+    check_env_spec(SimpleNamespace(**metadata), where)
     state = load_tensors(weights, f"{where}: {WEIGHTS_MEMBER}")  # bounded before allocating, finite
     if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                               for k, v in state.items()):
@@ -232,13 +241,15 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
 
 def check_policy_fits(metadata: dict[str, Any], where: str, **game: Any) -> None:
-    """:func:`ccg_env.model_file.check_fits` for a policy file's metadata: its observation and action sizes and card
-    set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids`` and ``spec``, the game's
+    """:func:`ccg_env.model_file.check_fits` for a policy file's metadata: its environment version and spec hash
+    against this ccg-env's, its observation and action sizes and card set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids`` and ``spec``, the game's
     observation spec; those not given are not checked)."""
     card_ids = metadata["card_ids"]
     check_fits(SimpleNamespace(observation_size=metadata["observation_size"], action_size=metadata["action_size"],
                                card_ids=None if card_ids is None else tuple(card_ids),
-                               observation_spec=metadata.get("observation_spec")), where, **game)
+                               observation_spec=metadata.get("observation_spec"),
+                               env_version=metadata.get("env_version"), spec_hash=metadata.get("spec_hash")),
+               where, **game)
 
 
 def load_fitting_policy(path: str | Path, core: Any) -> Any:

@@ -30,12 +30,9 @@ def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
     """The batched SB3 VecEnv with the run's game settings."""
     from ..env.sb3_vec import CcgDuelSb3VecEnv
 
-    games: dict[str, Any] = {"decks": config.decks}
-    if config.mode == "draft":  # draft, then battle (ccg_env/Draft-v0's duels)
-        games = {"mode": "draft", "opponent_draft": config.opponent_draft}
-    return CcgDuelSb3VecEnv(num_envs, opponent=opponent, seat=config.seat, rules=config.rules,
-                            cards=config.cards, turn_limit=config.turn_limit,
-                            normalize_observations=config.normalize_observations, **games)
+    return CcgDuelSb3VecEnv(num_envs, opponent=opponent, opponent_draft=config.opponent_draft, mode=config.mode,
+                            decks=config.decks, seat=config.seat, rules=config.rules, cards=config.cards,
+                            turn_limit=config.turn_limit, normalize_observations=config.normalize_observations)
 
 
 #: Episode outcome -> its count column in ``eval.csv``.
@@ -65,10 +62,12 @@ class EvalResult:
         return self.wins / max(1, self.games)
 
     def row(self) -> dict[str, Any]:
-        """The ``eval.csv`` row."""
+        """The ``eval.csv`` row, ending with the environment version and spec hash (:mod:`ccg_env.env.versions`)."""
+        from ..env.versions import env_record
+
         counts = {column: self.outcomes.get(outcome, 0) for outcome, column in EVAL_COLUMNS.items()}
         return {"timesteps": self.timesteps, "seconds": round(self.seconds, 2), "opponent": self.opponent,
-                "games": self.games, **counts, "win_rate": round(self.win_rate, 4)}
+                "games": self.games, **counts, "win_rate": round(self.win_rate, 4), **env_record()}
 
 
 def eval_opponent(config: TrainConfig) -> str:

@@ -56,8 +56,8 @@ class TrainConfig:
     """allow stable-baselines3 ``.zip`` files as ``init_model`` and league checkpoints: loading one unpickles it,
     which runs any code its author put in (``ccg-env train --trust-model``)"""
     mode: str = "duel"
-    """``"duel"`` (play given decks, ``ccg_env/Duel-v0``) or ``"draft"`` (draft a deck, then battle with it:
-    ``ccg_env/Draft-v0``; ``decks`` is not used, the policy must be ``mlp``)"""
+    """``"duel"`` (play given decks, ``ccg_env/Duel-v1``) or ``"draft"`` (draft a deck, then battle with it:
+    ``ccg_env/Draft-v1``; ``decks`` is not used, the policy must be ``mlp``)"""
     opponent_draft: str = "heuristic"
     """draft mode: the opponent's draft strategy, ``"random"`` or a registered agent name (``"heuristic"``)"""
     seat: Union[str, int] = "random"

@@ -3,8 +3,9 @@
 A replay file (written by ``ccg-env play --save``) is JSON: ``{"format": "ccg-env-replay/1", "seed": int,
 "seats": [name, name], "choices": [[kind, source, target], ...], "result": str | null, "winner": 0 | 1 | null}``,
 ``"mulligan": bool`` (whether the game was played with the mulligan; files without it were saved before the
-mulligan existed and replay without it), and ``"data"`` naming the card, deck and rules files when they were not
-the packaged ones. Recorded decks that
+mulligan existed and replay without it), ``"data"`` naming the card, deck and rules files when they were not
+the packaged ones, and ``"env_version"`` and ``"spec_hash"``: the environment version the game was played under
+(:mod:`ccg_env.env.versions`; absent from files saved before versions were recorded). Recorded decks that
 are all packaged deck names (as the arena's sample games record them) are replayed as they are unless other decks
 are given; recorded files are information only (a replay never makes the reader open a file it names).
 Files are hostile: every field is checked, and each choice is applied through :meth:`Game.apply`, so a choice
@@ -61,6 +62,9 @@ class Replay:
     sources: dict[str, Any] | None = None
     #: whether the game was played with the mulligan (False for files saved before the mulligan existed)
     mulligan: bool = False
+    #: the environment version and spec hash it was played under (None in files saved before they were recorded)
+    env_version: str | None = None
+    spec_hash: str | None = None
 
     def default_seat(self) -> int | None:
         """The seat a person played (the one seat named "you"), or None for a spectator's view of both hands."""
@@ -72,10 +76,12 @@ def replay_document(seed: int, seats: tuple[str, str] | list[str], choices: list
                     game: Game, sources: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON document of a game played from ``Game.new(seed)`` with ``choices`` (``game`` gives the result);
     ``sources`` records the card, deck and rules files it was played with, if not the packaged ones."""
+    from ..env.versions import env_record
+
     document = {"format": REPLAY_FORMAT, "seed": seed, "seats": list(seats),
                 "choices": [[c.kind.value, c.source, c.target] for c in choices],
                 "result": game.result.value if game.result else None, "winner": game.winner,
-                "mulligan": game.state.rules.mulligan}
+                "mulligan": game.state.rules.mulligan, **env_record()}
     if sources:
         document["data"] = sources
     return document
@@ -134,7 +140,23 @@ def parse_replay(document: object, where: str = "<replay>") -> Replay:
     mulligan = document.get("mulligan", False)
     if not isinstance(mulligan, bool):
         raise ValueError(f"replay {where!r}: \"mulligan\" must be true or false, got {shown(mulligan)}")
-    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources, mulligan)
+    env_version, spec_hash = _parse_env(document, where)
+    return Replay(where, seed, (seats[0], seats[1]), tuple(parsed), result, winner, sources, mulligan, env_version,
+                  spec_hash)
+
+
+def _parse_env(document: dict, where: str) -> tuple[str | None, str | None]:
+    """The recorded environment version and spec hash: both or neither, a version name and 64 hex digits."""
+    from ..env.versions import is_version_name
+
+    version, digest = document.get("env_version"), document.get("spec_hash")
+    if version is None and digest is None:
+        return None, None
+    if not is_version_name(version) or not (isinstance(digest, str) and len(digest) == 64
+                                            and all(c in "0123456789abcdef" for c in digest)):
+        raise ValueError(f"replay {where!r}: \"env_version\" and \"spec_hash\" must be an environment version such "
+                         f"as 'v1' and 64 lowercase hex digits, got {shown(version)} and {shown(digest)}")
+    return version, digest
 
 
 def _parse_sources(sources: object, where: str) -> dict[str, Any] | None:

@@ -84,8 +84,8 @@ def test_arena_writes_files_with_the_documented_columns(tmp_path):
     for name in report.OUTPUT_FILES:
         assert f"``{name}``" in report.__doc__, f"file {name!r} is not documented in ccg_env/agents/report.py"
     document = json.loads((tmp_path / "results.json").read_text())
-    assert set(document) == {"config", "agents", "decks", "pairs", "seat_splits", "deck_splits", "matchups", "ratings",
-                             "games"}
+    assert set(document) == {"env_version", "spec_hash", "config", "agents", "decks", "pairs", "seat_splits",
+                             "deck_splits", "matchups", "ratings", "games"}
     assert len(document["games"]) == 12 and len(document["pairs"]) == 3 and len(document["seat_splits"]) == 6
     assert document["decks"] == document["config"]["decks"] == ["aggro", "buffs", "control", "midrange", "ramp",
                                                                  "spells", "traps"]

@@ -258,9 +258,9 @@ def test_the_shipped_model_plays_legal_games_and_still_plays_well(shipped_agent)
 def test_the_shipped_model_plays_as_the_gym_env_opponent(shipped_agent):
     import gymnasium as gym
 
-    import ccg_env  # noqa: F401  (registers ccg_env/Duel-v0)
+    import ccg_env  # noqa: F401  (registers ccg_env/Duel-v1)
 
-    env = gym.make("ccg_env/Duel-v0", opponent=shipped_agent)
+    env = gym.make("ccg_env/Duel-v1", opponent=shipped_agent)
     assert env.observation_space.shape == shipped_agent._load().observation_space.shape
     learner = RandomAgent(seed=0)
     for episode in range(2):

@@ -1,4 +1,4 @@
-"""ccg_env/Draft-v0 battles with exactly the decks just drafted: the learner's battle seat holds the cards the
+"""ccg_env/Draft-v1 battles with exactly the decks just drafted: the learner's battle seat holds the cards the
 learner picked and the other seat the opponent's picks, whichever seat the learner drafted from."""
 
 import numpy as np

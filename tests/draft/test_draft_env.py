@@ -1,4 +1,4 @@
-"""Draft mode conformance: ccg_env/Draft-v0 (Gymnasium and SB3 checkers), the AEC env with mode="draft"
+"""Draft mode conformance: ccg_env/Draft-v1 (Gymnasium and SB3 checkers), the AEC env with mode="draft"
 (api_test, seed_test, render_test), masks == accepted ids in both phases, observation pieces, seeding, illegal
 actions and the batched env."""
 
@@ -44,7 +44,7 @@ def test_registered_and_both_checkers_pass():
 
 
 def test_action_space_is_the_duels_plus_three_picks_at_the_end():
-    duel, draft = gym.make("ccg_env/Duel-v0"), gym.make(DRAFT_ENV_ID, **FAST)
+    duel, draft = gym.make("ccg_env/Duel-v1"), gym.make(DRAFT_ENV_ID, **FAST)
     n = int(duel.action_space.n)  # 235 with the default rules (more once other ranges join the layout)
     assert draft.action_space.n == n + 3
     layout = draft.unwrapped.setup.core.codec.layout

@@ -1,4 +1,4 @@
-"""The draft training config: a short MaskablePPO run on Draft-v0 whose model then drafts and battles as an agent."""
+"""The draft training config: a short MaskablePPO run on Draft-v1 whose model then drafts and battles as an agent."""
 
 import pytest
 

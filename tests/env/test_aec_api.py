@@ -59,7 +59,7 @@ def test_spaces_are_built_once_and_shaped_by_the_layout():
 def test_metadata_and_wrapping_follow_the_classic_envs():
     wrapped = env()
     assert isinstance(wrapped.unwrapped, CcgAECEnv)
-    assert CcgAECEnv.metadata == {"name": "ccg_env_v0", "render_modes": ["ansi", "human"],
+    assert CcgAECEnv.metadata == {"name": "ccg_env_v1", "render_modes": ["ansi", "human"],
                                   "is_parallelizable": False}
     names = []
     layer = wrapped

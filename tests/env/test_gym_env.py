@@ -60,7 +60,7 @@ def test_gym_make_returns_the_env_with_action_masks():
 
 
 def test_module_prefixed_id_imports_and_makes_the_env():
-    code = ("import gymnasium as gym; env = gym.make('ccg_env.env.gym_env:ccg_env/Duel-v0'); "
+    code = ("import gymnasium as gym; env = gym.make('ccg_env.env.gym_env:ccg_env/Duel-v1'); "
             "print(type(env).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "CcgDuelEnv"
@@ -68,7 +68,7 @@ def test_module_prefixed_id_imports_and_makes_the_env():
 
 def test_plain_id_resolves_after_import_ccg_env_without_loading_numpy_early():
     code = ("import sys, ccg_env; early = 'numpy' in sys.modules or 'gymnasium' in sys.modules; "
-            "import gymnasium as gym; env = gym.make('ccg_env/Duel-v0'); print(early, type(env).__name__)")
+            "import gymnasium as gym; env = gym.make('ccg_env/Duel-v1'); print(early, type(env).__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "CcgDuelEnv"]
 

@@ -134,7 +134,7 @@ def test_seat_1_games_play_to_the_end_through_the_mask(seed):
 
 
 def test_seat_0_starts_in_its_own_mulligan_and_the_opponent_decides_inside_step():
-    env = gym.make("ccg_env/Duel-v0", opponent="heuristic", seat=0, render_mode="ansi")
+    env = gym.make("ccg_env/Duel-v1", opponent="heuristic", seat=0, render_mode="ansi")
     env.reset(seed=2)
     game = env.unwrapped.game
     assert game.in_mulligan and game.current_player == 0

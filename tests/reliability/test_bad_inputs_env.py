@@ -171,7 +171,7 @@ def test_wrapped_env_after_a_real_end_accepts_only_none():
 
 
 def _duel(**config):
-    env = gym.make("ccg_env/Duel-v0", seat=0, **config)
+    env = gym.make("ccg_env/Duel-v1", seat=0, **config)
     env.reset(seed=3)
     return env
 
@@ -214,7 +214,7 @@ def test_gym_env_ignore_mode_pays_the_penalty_and_changes_nothing(kind):
 
 def test_gym_env_step_before_reset_and_after_the_end_are_clear_errors():
     with pytest.raises(RuntimeError, match="before reset"):
-        gym.make("ccg_env/Duel-v0").step(0)
+        gym.make("ccg_env/Duel-v1").step(0)
     env = _duel()
     env.step(_bad_gym_id(env, "unmasked"))
     before = env.unwrapped.game.to_json()
@@ -227,7 +227,7 @@ def test_gym_env_step_before_reset_and_after_the_end_are_clear_errors():
 
 
 def _vector(num_envs: int = 3):
-    env = gym.make_vec("ccg_env/Duel-v0", num_envs=num_envs, seat=0)
+    env = gym.make_vec("ccg_env/Duel-v1", num_envs=num_envs, seat=0)
     env.reset(seed=5)
     return env
 

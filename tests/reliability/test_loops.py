@@ -161,7 +161,7 @@ def _looping_setup(tmp_path):
 
 def test_the_gymnasium_env_truncates_a_looping_game(tmp_path):
     cards, rules, decks = _looping_setup(tmp_path)
-    env = gymnasium.make("ccg_env/Duel-v0", cards=cards, rules=rules, decks=decks, seat=0, opponent="random")
+    env = gymnasium.make("ccg_env/Duel-v1", cards=cards, rules=rules, decks=decks, seat=0, opponent="random")
     observation, info = env.reset(seed=3)
     play = np.flatnonzero(info["action_mask"])[1]  # id 0 ends the turn; the next one plays a Self Harmer
     observation, reward, terminated, truncated, info = env.step(play)
