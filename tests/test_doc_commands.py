@@ -122,6 +122,7 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/cards.md", "draft = Draft(default_cards(), Rules.load(), seed=0)"): Run(),
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
+    ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
 }
 
 #: Doc files whose blocks are run by tests of their own.
