@@ -24,8 +24,9 @@ only not over every deck matchup; a count that is not even such a multiple gives
 to its first decks, and :func:`balance_note` says so (the table and the CLI print it). Results do not depend on
 the number of workers.
 
-The report (see :mod:`ccg_env.agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval
-and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
+The report (see :mod:`ccg_env.agents.report`) gives, for every pair, the overall win rate with its 95% Wilson interval,
+its interval computed per deal (the deal's two games as one unit) with the deal categories (won from both seats,
+split, lost from both), and its splits: by seat (A moving first / second), by A's deck, and deck against deck.
 
 ``mode="draft"`` plays draft matches (``ccg-env arena --mode draft``): each game starts with a draft from the game's
 seed (:mod:`ccg_env.engine.draft`), each agent drafting its seat's deck with its draft strategy, then the battle
@@ -49,7 +50,7 @@ import re
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from tqdm import tqdm
 
@@ -353,17 +354,20 @@ def sample_games(tasks: Sequence[Task], names: Sequence[str], games_per_pair: in
     return saves
 
 
-def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool) -> Iterator[tuple[int, GameRecord]]:
+def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool, *, init: Callable[..., None] = _init_worker,
+         play: Callable[[Task], tuple[int, Any]] = _play_task, desc: str = "arena") -> Iterator[tuple[int, Any]]:
+    """Play ``tasks`` (in this process or in ``workers`` processes, each set up by ``init(*init_args)``), yielding
+    ``play(task)`` as games finish (in schedule order with one worker)."""
     if workers <= 1:
-        _init_worker(*init_args)
-        for task in tqdm(tasks, desc="arena", unit="game", disable=not progress):
-            yield _play_task(task)
+        init(*init_args)
+        for task in tqdm(tasks, desc=desc, unit="game", disable=not progress):
+            yield play(task)
         return
     context = multiprocessing.get_context()
-    with context.Pool(workers, initializer=_init_worker, initargs=init_args) as pool:
+    with context.Pool(workers, initializer=init, initargs=init_args) as pool:
         chunk = max(1, min(8, len(tasks) // (workers * 8)))
-        results = pool.imap_unordered(_play_task, tasks, chunksize=chunk)
-        yield from tqdm(results, total=len(tasks), desc="arena", unit="game", disable=not progress)
+        results = pool.imap_unordered(play, tasks, chunksize=chunk)
+        yield from tqdm(results, total=len(tasks), desc=desc, unit="game", disable=not progress)
 
 
 def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 0, workers: int = 2,
