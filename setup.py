@@ -6,7 +6,8 @@ The YAML data in the top-level ``configs/`` folder ships inside the package as `
 The engine, env and heuristic modules named in ``ccg_env/engine/native.py`` are compiled with mypyc (the same Python,
 about 2.8 times as fast per engine decision). Where that cannot be done (no mypyc or no C compiler) the install
 warns and keeps the pure-Python engine, unless ``CCG_ENV_REQUIRE_COMPILED=1`` (the Makefile sets it) makes that
-an error. ``CCG_ENV_PURE_PYTHON=1`` skips compiling.
+an error. ``CCG_ENV_PURE_PYTHON=1`` skips compiling: the wheel is then pure Python, tagged ``py3-none-any``
+(``make wheels`` builds the sdist, the compiled wheel and that one).
 """
 
 import json
@@ -53,7 +54,11 @@ def compiled_engine() -> list:
 
 
 class BuildEngine(build_ext):
-    """Builds the compiled modules, then records the sources they were built from (or falls back)."""
+    """Builds the compiled modules, then records the sources they were built from (or falls back).
+
+    The record (``_compiled.json``) is written into the build, so it ships in the compiled wheel only: it is not
+    package data, and neither the sdist nor the pure-Python wheel carries one.
+    """
 
     def run(self) -> None:
         if not self.extensions:
