@@ -127,7 +127,7 @@ def deal_interval(deals: Sequence[tuple[float, float]], z: float = Z95) -> tuple
     count = len(deals)
     spread = sum((wins - p * games) ** 2 for wins, games in deals)
     variance = count / (count - 1) * spread / total ** 2 if count > 1 else 0.0
-    effective = p * (1 - p) / variance if variance > 0 and p * (1 - p) > 0 else float(count)
+    effective = p * (1 - p) / variance if variance > 0 else float(count)  # V > 0 only where 0 < p < 1
     return wilson_interval(p * effective, effective, z)  # type: ignore[arg-type]  # fractional games
 
 
@@ -180,7 +180,7 @@ def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, floa
 
     Args:
         opponents: per opponent, ``(rating, deals)`` with ``deals`` a list of ``(points, games)`` (a draw is half
-            a point); an opponent without deals is left out.
+            a point); an opponent without deals counts for nothing.
         samples: bootstrap samples.
         seed: the resampling's seed (same inputs and seed, same interval).
         level: the interval's coverage.
@@ -189,7 +189,7 @@ def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, floa
     Returns:
         ``(rating, low, high)``.
     """
-    played = [(rating, list(deals)) for rating, deals in opponents if deals]
+    played = [(rating, list(deals)) for rating, deals in opponents]  # one without deals adds nothing
     rating = rating_against(_totals(played), prior_draws=prior_draws)[0]
     rng = random.Random(seed)
     fits = [rating_against(_totals([(r, resample(deals, rng)) for r, deals in played]), prior_draws=prior_draws)[0]
