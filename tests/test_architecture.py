@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FRONT_ENDS = {
     "ccg_env/env/aec.py": "ccg_env.env.aec", "ccg_env/env/duel.py": "ccg_env.env.duel",
     "ccg_env/env/gym_env.py": "ccg_env.env.gym_env", "ccg_env/env/vector.py": "ccg_env.env.vector",
-    "ccg_env/env/sb3_vec.py": "ccg_env.env.sb3_vec", "ccg_env/training/league.py": "ccg_env.training.league",
+    "ccg_env/env/sb3_vec.py": "ccg_env.env.sb3_vec", "ccg_env/training/sb3_league.py": "ccg_env.training.sb3_league",
     "ccg_env/agents/match.py": "ccg_env.agents.match", "ccg_env/rllib/env.py": "ccg_env.rllib.env",
     "ccg_env/env/draft_env.py": "ccg_env.env.draft_env", "ccg_env/env/opponent_turns.py": "ccg_env.env.opponent_turns",
     "ccg_env/agents/notebook_helpers.py": "ccg_env.agents.notebook_helpers", "ccg_env/viewer/server.py": "ccg_env.viewer.server",

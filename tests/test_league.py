@@ -1,4 +1,5 @@
-"""League opponents (ccg_env.training.league): settings validation, per-game sampling, frozen snapshots, a league run."""
+"""The league (ccg_env.training.league) and its MaskablePPO opponents (ccg_env.training.sb3_league): settings
+validation, the draw per game, frozen snapshots, a league run."""
 
 import csv
 from collections import Counter
@@ -10,7 +11,8 @@ pytest.importorskip("sb3_contrib")
 
 from ccg_env.env.duel import Duel  # noqa: E402
 from ccg_env.env.sb3_vec import CcgDuelSb3VecEnv  # noqa: E402
-from ccg_env.training.league import PFSP_FLOOR, LeagueOpponent, LeaguePool, LeagueSettings  # noqa: E402
+from ccg_env.training.league import PFSP_FLOOR, League, LeagueSettings  # noqa: E402
+from ccg_env.training.sb3_league import LeagueOpponent, LeaguePool  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +29,22 @@ def policy():
 
 
 @pytest.mark.parametrize("values, message", [
-    ({"heuristc": 1.0}, r"unknown key 'heuristc'"),
-    ({"random": -0.5}, r"random must be at least 0, got -0.5"),
-    ({"heuristic": 0, "random": 0}, r"heuristic, random and search weights are all 0"),
-    ({"search": -1}, r"search must be at least 0, got -1"),
-    ({"search_iterations": 0}, r"search_iterations must be at least 1, got 0"),
+    ({"scriptd": {}}, r"unknown key 'scriptd'"),
+    ({"scripted": {"random": -0.5}}, r"scripted: random: expected a weight >= 0, got -0.5"),
+    ({"scripted": {"nobody": 1.0}}, r"scripted: unknown agent 'nobody'; known: "),
+    ({"scripted": ["heuristic"]}, r"scripted expects dict, got \['heuristic'\]"),
+    ({"scripted": {"heuristic": 0, "random": 0}}, r"the scripted weights and self_play are all 0"),
+    ({"snapshots": -1}, r"snapshots must be at least 0, got -1"),
+    ({"self_play": 1.5}, r"self_play must be at least 0 and at most 1, got 1.5"),
     ({"pfsp_power": -1}, r"pfsp_power must be at least 0 and at most 10, got -1"),
     ({"pfsp_power": "hard"}, r"pfsp_power must be at least 0 and at most 10, got 'hard'"),
     ({"snapshot_every": 0}, r"snapshot_every must be at least 1, got 0"),
     ({"max_snapshots": 2.5}, r"max_snapshots must be a whole number of at least 1, got 2.5"),
     ({"checkpoints": ["no/such/model.zip"]}, r"checkpoints: no model file at 'no/such/model.zip'"),
+    ({"heuristic": 0.5}, r"heuristic was replaced by scripted: \{heuristic: <weight>\}"),
+    ({"search": 0.15}, r"search was replaced by nothing: the search member measured no gain"),
+    ({"scripted_share": 0.5}, r"scripted_share was replaced by the scripted agents' weights beside snapshots"),
+    ({"win_rate_smoothing": 0.3}, r"win_rate_smoothing was replaced by nothing"),
 ])
 def test_bad_league_settings_are_named(values, message):
     with pytest.raises(ValueError, match=f"^my league: {message}"):
@@ -53,7 +61,7 @@ def _kinds(pool, games=200):
 
 
 def test_members_are_drawn_per_game_with_the_configured_weights(setup, policy):
-    pool = LeaguePool(LeagueSettings(heuristic=3.0, random=1.0, snapshots=4.0), setup)
+    pool = LeaguePool(LeagueSettings(scripted={"heuristic": 3.0, "random": 1.0}, snapshots=4.0), setup)
     before = _kinds(pool)
     assert set(before) == {"heuristic", "random"}, "no snapshot can be drawn before the first one is taken"
     assert 120 < before["heuristic"] < 180
@@ -64,37 +72,67 @@ def test_members_are_drawn_per_game_with_the_configured_weights(setup, policy):
     assert _kinds(pool) == after, "the draw is seeded by the game seed"
 
 
-def test_pfsp_meets_most_the_members_the_learner_still_loses_to(setup, policy):
-    pool = LeaguePool(LeagueSettings(heuristic=1.0, random=1.0, snapshots=1.0, pfsp_power=2.0), setup)
-    pool.add_snapshot(policy, "step_0")
-    assert pool.chances() == pytest.approx({"heuristic": 1 / 3, "random": 1 / 3, "step_0": 1 / 3})  # none met yet
+def test_pfsp_moves_games_within_each_group_towards_the_members_the_learner_still_loses_to():
+    league = League(LeagueSettings(scripted={"heuristic": 1.0, "random": 1.0}, snapshots=2.0, pfsp_power=2.0))
+    league.add_snapshot("step_0")
+    league.add_snapshot("step_1")
+    assert league.chances() == pytest.approx({"heuristic": 0.25, "random": 0.25, "step_0": 0.25, "step_1": 0.25})
     for outcome in ["loss"] * 3 + ["win"]:
-        pool.record("heuristic", outcome, "heuristic")  # the learner won 1 of 4: factor (3/4)^2
+        league.record("heuristic", outcome)  # the learner won 1 of 4: factor (3/4)^2
+    league.record("random", "win", 4)  # won every game: the floor
+    league.record("step_0", "draw")  # a draw is not a win: factor 1; step_1 never met: (1/2)^2
+    scripted = {"heuristic": 0.75 ** 2, "random": PFSP_FLOOR}
+    expected = {name: 0.5 * w / sum(scripted.values()) for name, w in scripted.items()}
+    expected.update({"step_0": 0.5 * 1.0 / 1.25, "step_1": 0.5 * 0.25 / 1.25})
+    assert league.chances() == pytest.approx(expected)
+    assert {row["member"]: (row["games"], row["learner_win_rate"]) for row in league.standings()} == {
+        "heuristic": (4, 0.25), "random": (4, 1.0), "step_0": (1, 0.0), "step_1": (0, None)}
+
+
+def test_pfsp_in_a_pool_of_opponents_meets_most_the_member_the_learner_loses_to(setup):
+    pool = LeaguePool(LeagueSettings(scripted={"heuristic": 1.0, "random": 1.0}, pfsp_power=2.0), setup)
     for _ in range(4):
-        pool.record("random", "win", "random")  # won every game: the floor
-    pool.record("snapshot", "draw", "step_0")  # a draw is not a win: factor 1
-    weights = {"heuristic": 0.75 ** 2, "random": PFSP_FLOOR, "step_0": 1.0}
-    total = sum(weights.values())
-    assert pool.chances() == pytest.approx({name: w / total for name, w in weights.items()})
+        pool.record("random", "win", "random")
+        pool.record("heuristic", "loss", "heuristic")
     drawn = _kinds(pool, 400)
-    assert drawn["random"] < 20 and drawn["snapshot"] > drawn["heuristic"] > drawn["random"]
-    assert {row["member"]: (row["games"], row["learner_win_rate"]) for row in pool.standings()} == {
-        "heuristic": (4, 0.25), "random": (4, 1.0), "step_0": (1, 0.0)}
-    pool.clear()
-    assert pool.win_rates() == {} and pool.chances() == pytest.approx({n: w / total for n, w in weights.items()})
+    assert drawn["random"] < 20 < drawn["heuristic"]
+    report = pool.take_report()
+    assert report.win_rates == {"random": 1.0, "heuristic": 0.0} and pool.take_report().win_rates == {}
+    assert {row["member"]: row["games"] for row in report.standings} == {"heuristic": 4, "random": 4}
 
 
-def test_without_pfsp_the_configured_weights_hold_whatever_the_results(setup):
-    pool = LeaguePool(LeagueSettings(heuristic=3.0, random=1.0, snapshots=4.0), setup)
-    for _ in range(10):
-        pool.record("heuristic", "win", "heuristic")
-    assert pool.chances() == pytest.approx({"heuristic": 0.75, "random": 0.25})
+def test_without_pfsp_the_configured_weights_hold_whatever_the_results():
+    league = League(LeagueSettings(scripted={"heuristic": 3.0, "random": 1.0}, snapshots=4.0))
+    league.record("heuristic", "win", 10)
+    assert league.chances() == pytest.approx({"heuristic": 0.75, "random": 0.25})
 
 
-def test_the_search_member_plays_at_its_budget_when_it_has_a_weight(setup):
-    assert LeaguePool(LeagueSettings(), setup).search is None
-    pool = LeaguePool(LeagueSettings(heuristic=0.0, random=0.0, search=1.0, search_iterations=3), setup)
-    assert pool.search.agent.iterations == 3 and set(_kinds(pool, 20)) == {"search"}
+SNAPSHOTS = ["snapshot_10", "snapshot_20", "snapshot_30"]
+
+
+def test_self_play_keeps_its_share_and_the_groups_theirs_whatever_the_results():
+    league = League(LeagueSettings(self_play=0.1, scripted={"heuristic": 0.5}, snapshots=0.4, pfsp_power=2.0))
+    assert league.chances() == pytest.approx({"self": 0.1, "heuristic": 0.9}), "before the first snapshot"
+    for name in SNAPSHOTS:
+        league.add_snapshot(name)
+    for name, wins in {"heuristic": 6, "snapshot_10": 8, "snapshot_20": 5, "snapshot_30": 4}.items():
+        league.record(name, "win", wins)
+        league.record(name, "loss", 10 - wins)
+    chances = league.chances()
+    assert chances["self"] == pytest.approx(0.1) and chances["heuristic"] == pytest.approx(0.5)
+    assert sum(chances[name] for name in SNAPSHOTS) == pytest.approx(0.4)
+    assert chances["snapshot_30"] > chances["snapshot_20"] > chances["snapshot_10"]
+
+
+def test_old_snapshots_leave_the_league_oldest_first():
+    league = League(LeagueSettings(max_snapshots=2))
+    assert [league.add_snapshot(name) for name in SNAPSHOTS] == [[], [], ["snapshot_10"]]
+    assert league.snapshots == SNAPSHOTS[1:]
+
+
+def test_backend_sb3_refuses_self_play(setup):
+    with pytest.raises(ValueError, match="^league: self_play: backend sb3 plays the learner's past snapshots"):
+        LeaguePool(LeagueSettings(self_play=0.2), setup)
 
 
 def test_old_snapshots_are_dropped_and_copies_are_frozen(setup, policy):
@@ -103,7 +141,7 @@ def test_old_snapshots_are_dropped_and_copies_are_frozen(setup, policy):
     pool = LeaguePool(LeagueSettings(max_snapshots=2), setup)
     for step in range(3):
         pool.add_snapshot(policy, f"step_{step}")
-    assert [s.name for s in pool.snapshots] == ["step_1", "step_2"]
+    assert [s.name for s in pool.snapshots] == ["step_1", "step_2"] == pool.league.snapshots
     frozen = pool.snapshots[-1].policy
     assert policy.optimizer is not None and frozen.optimizer is None
     weight = next(frozen.parameters())
@@ -114,7 +152,7 @@ def test_old_snapshots_are_dropped_and_copies_are_frozen(setup, policy):
 
 
 def test_a_snapshot_plays_whole_games_legally(setup, policy):
-    pool = LeaguePool(LeagueSettings(heuristic=0.0, random=1e-9, snapshots=1.0), setup)
+    pool = LeaguePool(LeagueSettings(scripted={"random": 1e-9}, snapshots=1.0), setup)
     pool.add_snapshot(policy, "step_0")
     observation = np.zeros(setup.encoder.size, dtype=np.float32)
     mask = np.zeros(setup.action_space.n, dtype=np.int8)
@@ -135,7 +173,8 @@ def test_league_training_logs_win_rates_per_member(tmp_path, async_rollouts):
 
     result = train(load_config("smoke", {"runs_dir": str(tmp_path), "opponent": "league", "total_timesteps": 2048,
                                          "eval_every": 0, "eval_games": 8, "async_rollouts": async_rollouts,
-                                         "league": {"heuristic": 1.0, "random": 1.0, "snapshot_every": 512}}))
+                                         "league": {"scripted": {"heuristic": 1.0, "random": 1.0},
+                                                    "snapshot_every": 512}}))
     assert [e.opponent for e in result.evaluations] == ["heuristic"], "a league evaluates against the heuristic"
     rows = list(csv.DictReader((tmp_path / "smoke" / "progress.csv").open()))
     logged = {key for row in rows for key, value in row.items() if value}
@@ -151,7 +190,7 @@ def test_league_training_logs_win_rates_per_member(tmp_path, async_rollouts):
 
 
 def test_a_snapshot_chooses_for_many_games_what_it_chooses_for_each(setup, policy):
-    from ccg_env.training.league import PolicyOpponent, frozen_policy_copy
+    from ccg_env.training.sb3_league import PolicyOpponent, frozen_policy_copy
 
     snapshot = PolicyOpponent(frozen_policy_copy(policy), setup, "step_0")
     games = []
@@ -175,7 +214,7 @@ def test_a_league_batch_plays_the_same_games_with_snapshot_turns_played_together
 
     def play(together):
         batch = DuelBatch(6, normalize_observations=True)
-        pool = LeaguePool(LeagueSettings(heuristic=1.0, random=0.0, snapshots=2.0), batch.setup)
+        pool = LeaguePool(LeagueSettings(scripted={"heuristic": 1.0}, snapshots=2.0), batch.setup)
         pool.add_snapshot(policy, "step_0")
         for duel in batch.duels:
             duel.opponent = LeagueOpponent(pool)
@@ -200,4 +239,4 @@ def test_a_league_batch_plays_the_same_games_with_snapshot_turns_played_together
 
 def test_league_settings_that_are_not_a_mapping_are_named():
     with pytest.raises(ValueError, match="^my league: expected a mapping of settings, got list$"):
-        LeagueSettings.from_dict(["heuristic"], "my league")
+        LeagueSettings.from_dict(["scripted"], "my league")

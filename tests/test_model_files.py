@@ -114,7 +114,8 @@ def test_a_crafted_sb3_zip_is_refused_by_default_everywhere(tiny_zip, tmp_path):
 def test_the_league_refuses_an_untrusted_zip_checkpoint_and_takes_a_model_file(tiny_zip, tiny_model_file,
                                                                                 tmp_path):
     from ccg_env.env.duel import DuelSetup
-    from ccg_env.training.league import LeaguePool, LeagueSettings
+    from ccg_env.training.league import LeagueSettings
+    from ccg_env.training.sb3_league import LeaguePool
 
     marker = tmp_path / "marker"
     setup = DuelSetup.build(normalize_observations=False)

@@ -159,7 +159,8 @@ def test_the_shipped_model_records_no_spec_and_is_checked_by_sizes_and_card_ids(
 
 def test_a_league_refuses_a_checkpoint_of_another_game_by_name(model_file, tmp_path):
     from ccg_env.env.duel import DuelSetup
-    from ccg_env.training.league import LeaguePool, LeagueSettings
+    from ccg_env.training.league import LeagueSettings
+    from ccg_env.training.sb3_league import LeaguePool
 
     LeaguePool(LeagueSettings(), DuelSetup.build()).add_checkpoint(model_file)
     other = DuelSetup.build(cards=cards_with_one_more(tmp_path))

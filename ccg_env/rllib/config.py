@@ -99,7 +99,7 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
         slot_options, rescale_inputs: the slot module's sizes and input gain (:func:`slot_module_spec`).
         seed: seeds RLlib (envs, modules, sampling); None leaves it unseeded.
         torch_threads: torch threads of the driver's learner and of each runner (1: steady on shared cores).
-        league: :class:`~ccg_env.rllib.league.LeagueSettings` (or a mapping of them): train against a league of
+        league: :class:`~ccg_env.training.league.LeagueSettings` (or a mapping of them): train against a league of
             snapshots and scripted agents (the env's ``opponents`` are then set by the league).
         callbacks: an ``RLlibCallback`` class (with ``league``, it must subclass the league's callback).
     """
@@ -116,10 +116,12 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
     batch = train_batch_size or rollout_length * envs_per_runner * max(1, num_env_runners)
     mapping: Any = self_play_mapping
     if league is not None:
-        from .league import LeagueCallback, LeagueMapping, LeagueSettings, pfsp_weights, split_weights
+        from ..training.league import League, LeagueSettings
+        from .league import LeagueCallback, LeagueMapping, split_weights
 
         settings = league if isinstance(league, LeagueSettings) else LeagueSettings.from_dict(dict(league))
-        env_weights, module_weights = split_weights(pfsp_weights(settings, {}, []))
+        settings.check_backend("rllib")
+        env_weights, module_weights = split_weights(League(settings).chances())
         env_config = {**(env_config or {}), "opponents": env_weights}
         mapping = LeagueMapping(module_weights)
         callbacks = callbacks or LeagueCallback.with_settings(settings)

@@ -1,25 +1,20 @@
-"""The RLlib league: frozen snapshots of the main module, prioritized fictitious self-play, win rates per opponent.
+"""The league (:mod:`ccg_env.training.league`) for RLlib: snapshots as frozen modules, its draw as the env's weights
+and the policy mapping, its results from the episodes.
 
-Every ``snapshot_every`` training iterations :class:`LeagueCallback` copies the main module's weights into a new
-frozen module ``snapshot_<iteration>`` (``Algorithm.add_module``, never trained) and **pushes those weights to
-every env runner**: PPO only syncs the modules it trains, so without the push a snapshot would play with its
-random initial weights on the runners (``test_snapshot_weights_reach_every_env_runner`` checks this).
+Every ``snapshot_every`` env steps :class:`LeagueCallback` copies the main module's weights into a new frozen
+module ``snapshot_<iteration>`` (``Algorithm.add_module``, never trained) and **pushes those weights to every env
+runner**: PPO only syncs the modules it trains, so without the push a snapshot would play with its random initial
+weights on the runners (``test_snapshot_weights_reach_every_env_runner`` checks this).
 
-Who the main module meets in each episode is drawn by prioritized fictitious self-play (PFSP) over the pool of
-snapshots and scripted agents (``scripted``: e.g. the heuristic and random play, which the env plays itself):
-opponent ``o`` gets weight ``(1 - p_o) ** pfsp_power``, where ``p_o`` is main's recent win rate against it (0.5
-before any game), so the opponents main still loses to are met most; ``self_play`` of the episodes are main
-against itself. With ``scripted_share`` set, that share of the episodes goes to the scripted agents and the rest to
-the snapshots, each split by PFSP within its group (without it, the snapshots that main only draws with crowd out
-a scripted agent main already beats a little more often). The draw is split in two: the env draws
-scripted-versus-module games (:meth:`~ccg_env.rllib.env.CcgMultiAgentEnv.set_opponents`), and
-:class:`LeagueMapping` (the policy mapping function) draws main's seat and the module opponent of a module game
-from the episode id (the same draw for both agents of an episode, on any runner).
+The league's chances (self-play, scripted agents, snapshots) are split in two: the env draws scripted-versus-module
+games (:meth:`~ccg_env.rllib.env.CcgMultiAgentEnv.set_opponents`), and :class:`LeagueMapping` (the policy mapping
+function) draws main's seat and the module opponent of a module game from the episode id (the same draw for both
+agents of an episode, on any runner).
 
-Win rates: zero-sum self-play makes ``episode_return_mean`` 0 by construction, so each finished episode logs
-main's result against its opponent (a win is a positive final reward); the training result holds
-``league/win_rate_vs_<opponent>`` (exponential average over iterations), ``league/games_vs_<opponent>`` (this
-iteration), ``league/weight_<opponent>`` and ``league/snapshots``. :meth:`LeagueCallback.state` and
+Results: zero-sum self-play makes ``episode_return_mean`` 0 by construction, so each finished episode logs main's
+result against its opponent (a win is a positive final reward), which the league counts; the training result holds
+``league/win_rate_vs_<opponent>`` (over the run), ``league/games_vs_<opponent>`` (this iteration),
+``league/weight_<opponent>`` and ``league/snapshots``. :meth:`LeagueCallback.state` and
 :meth:`LeagueCallback.restore` save and restore the league (snapshot weights as plain arrays) beside a checkpoint.
 """
 
@@ -34,13 +29,11 @@ from typing import Any
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+from ..training.league import SELF_PLAY, League, LeagueSettings
 from .config import MAIN
-from .env import LEARNERS, SELF_PLAY
-from .settings import LeagueSettings
+from .env import LEARNERS
 
 SNAPSHOT_PREFIX = "snapshot_"
-#: Prior win rate of main against an opponent it has not met yet.
-PRIOR_WIN_RATE = 0.5
 
 
 @dataclass
@@ -70,28 +63,6 @@ class LeagueMapping:
             if len(self._drawn) > 4096:
                 self._drawn.popitem(last=False)
         return drawn
-
-
-def pfsp_weights(settings: LeagueSettings, win_rates: dict[str, float], snapshots: list[str]) -> dict[str, float]:
-    """Who main meets: ``{"self": share, opponent: share...}`` summing to 1 (see the module documentation)."""
-    pool = [*settings.scripted, *snapshots]
-    if not pool:
-        return {SELF_PLAY: 1.0}
-    rest = 1.0 - settings.self_play
-    share = settings.scripted_share
-    if share is None or not settings.scripted or not snapshots:  # one PFSP draw over the whole pool
-        return {SELF_PLAY: settings.self_play, **_pfsp(pool, win_rates, settings.pfsp_power, rest)}
-    return {SELF_PLAY: settings.self_play, **_pfsp(list(settings.scripted), win_rates, settings.pfsp_power, share),
-            **_pfsp(snapshots, win_rates, settings.pfsp_power, rest - share)}
-
-
-def _pfsp(pool: list[str], win_rates: dict[str, float], power: float, share: float) -> dict[str, float]:
-    """``share`` split over ``pool`` in proportion to ``(1 - win rate) ** power`` (evenly if main beats them all)."""
-    priority = {name: (1.0 - win_rates.get(name, PRIOR_WIN_RATE)) ** power for name in pool}
-    total = sum(priority.values())
-    if total <= 0:  # main beats everyone every time: spread evenly
-        priority, total = {name: 1.0 for name in pool}, float(len(pool))
-    return {name: share * p / total for name, p in priority.items()}
 
 
 def split_weights(weights: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
@@ -143,9 +114,9 @@ class LeagueCallback(RLlibCallback):
 
     def __init__(self) -> None:
         super().__init__()
-        self.snapshots: list[str] = []
-        self.win_rates: dict[str, float] = {}
+        self.league = League(self.settings)
         self.weights: dict[str, float] = {SELF_PLAY: 1.0}
+        self.last_snapshot = 0
         self._totals: dict[str, dict[str, int]] = {}
 
     # --- on the env runners --------------------------------------------------------------------------
@@ -164,17 +135,17 @@ class LeagueCallback(RLlibCallback):
         self.update_weights(algorithm)
 
     def on_train_result(self, *, algorithm: Any, result: dict, **kwargs: Any) -> None:
-        """Update win rates, take a snapshot when due, push the new draw weights, report the league."""
-        games, wins = self.new_games(result.get("env_runners", {}))
-        alpha = self.settings.win_rate_smoothing
+        """Count the new results, take a snapshot when due, push the new draw weights, report the league."""
+        runners = result.get("env_runners", {})
+        games, wins = self.new_games(runners)
         for opponent, count in games.items():
             if count:
-                rate = wins.get(opponent, 0) / count
-                old = self.win_rates.get(opponent)
-                self.win_rates[opponent] = rate if old is None else (1 - alpha) * old + alpha * rate
-        iteration = int(result.get("training_iteration", 0))
-        if iteration and iteration % self.settings.snapshot_every == 0:
-            self.take_snapshot(algorithm, f"{SNAPSHOT_PREFIX}{iteration}")
+                self.league.record(opponent, "win", wins.get(opponent, 0))
+                self.league.record(opponent, "loss", count - wins.get(opponent, 0))
+        timesteps = _whole(runners.get("num_env_steps_sampled_lifetime", 0))
+        if timesteps - self.last_snapshot >= self.settings.snapshot_every:
+            self.last_snapshot = timesteps
+            self.take_snapshot(algorithm, f"{SNAPSHOT_PREFIX}{int(result.get('training_iteration', 0))}")
         else:
             self.update_weights(algorithm)
         result["league"] = self.report(games)
@@ -191,9 +162,10 @@ class LeagueCallback(RLlibCallback):
 
     def report(self, games: dict[str, Any]) -> dict[str, float]:
         """The numbers logged under ``league/`` in the training result."""
-        report: dict[str, float] = {"snapshots": len(self.snapshots)}
-        for opponent, rate in sorted(self.win_rates.items()):
-            report[f"win_rate_vs_{opponent}"] = round(float(rate), 4)
+        report: dict[str, float] = {"snapshots": len(self.league.snapshots)}
+        for row in sorted(self.league.standings(), key=lambda row: row["member"]):
+            if row["games"]:
+                report[f"win_rate_vs_{row['member']}"] = round(float(row["learner_win_rate"]), 4)
         for opponent, count in sorted(games.items()):
             report[f"games_vs_{opponent}"] = int(count)
         for opponent, weight in sorted(self.weights.items()):
@@ -204,34 +176,38 @@ class LeagueCallback(RLlibCallback):
         """Freeze main's weights (or ``state``) as ``module_id`` everywhere; drop the oldest past the maximum."""
         if state is None:
             state = algorithm.get_module(MAIN).get_state(inference_only=True)
-        if module_id not in self.snapshots:
+        if module_id not in self.league.snapshots:
             spec = RLModuleSpec.from_module(algorithm.get_module(MAIN))
             spec.module_class, spec.inference_only = type(algorithm.get_module(MAIN)), False
             algorithm.add_module(module_id=module_id, module_spec=spec, new_should_module_be_updated=[MAIN])
-            self.snapshots.append(module_id)
-        while len(self.snapshots) > self.settings.max_snapshots:
-            oldest = self.snapshots.pop(0)
-            self.win_rates.pop(oldest, None)
-            self.update_weights(algorithm)  # no runner may draw it any more before it goes
-            algorithm.remove_module(oldest, new_should_module_be_updated=[MAIN])
+            dropped = self.league.add_snapshot(module_id)
+            if dropped:
+                self.update_weights(algorithm)  # no runner may draw them any more before they go
+            for oldest in dropped:
+                algorithm.remove_module(oldest, new_should_module_be_updated=[MAIN])
         self.update_weights(algorithm, {module_id: state})
 
     def update_weights(self, algorithm: Any, states: dict[str, Any] | None = None) -> None:
-        """Recompute the PFSP weights and push them (and any snapshot ``states``) to every env runner."""
-        self.weights = pfsp_weights(self.settings, self.win_rates, self.snapshots)
+        """Recompute the league's chances and push them (and any snapshot ``states``) to every env runner."""
+        self.weights = self.league.chances()
         push_league(algorithm, *split_weights(self.weights), states=states)
 
     # --- saving --------------------------------------------------------------------------------------
 
     def state(self, algorithm: Any) -> dict[str, Any]:
-        """The league as plain data: snapshot ids with their weights (numpy arrays) and the win rates."""
+        """The league as plain data: snapshot ids with their weights (numpy arrays), the results per member and the
+        step of the last snapshot."""
         return {"snapshots": {mid: algorithm.get_module(mid).get_state(inference_only=True)
-                              for mid in self.snapshots},
-                "win_rates": dict(self.win_rates)}
+                              for mid in self.league.snapshots},
+                "results": {name: dict(counts) for name, counts in self.league.results.items()},
+                "last_snapshot": self.last_snapshot}
 
     def restore(self, algorithm: Any, state: dict[str, Any]) -> None:
-        """Re-create the snapshots of :meth:`state` (in order) and its win rates, and push them to the runners."""
-        self.win_rates = dict(state.get("win_rates", {}))
+        """Re-create the snapshots of :meth:`state` (in order) and its results, and push them to the runners."""
+        for name, counts in state.get("results", {}).items():
+            for outcome, count in counts.items():
+                self.league.record(name, outcome, int(count))
+        self.last_snapshot = int(state.get("last_snapshot", 0))
         for module_id, module_state in state.get("snapshots", {}).items():
             self.take_snapshot(algorithm, module_id, module_state)
         self.update_weights(algorithm)
@@ -258,5 +234,4 @@ def main_result(episode: Any) -> tuple[str, bool] | None:
     return others[0], agents[mains[0]].get_return() > 0
 
 
-__all__ = ["LeagueCallback", "LeagueMapping", "LeagueSettings", "main_result", "pfsp_weights", "push_league",
-           "split_weights"]
+__all__ = ["LeagueCallback", "LeagueMapping", "main_result", "push_league", "split_weights"]

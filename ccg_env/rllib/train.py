@@ -5,8 +5,8 @@ The config file is the SB3 backend's (:class:`~ccg_env.training.train_config.Tra
 per env, ``batch_size`` the minibatch, ``n_epochs``, ``learning_rate`` and ``lr_schedule``, ``gamma``, ``gae_lambda``,
 ``clip_range``, ``ent_coef``, ``vf_coef``, ``max_grad_norm``, ``net_arch``
 (the encoder's layers), ``seed``, ``torch_threads``.
-``opponent``: ``"league"`` (snapshots and scripted agents, ``league:`` as in :class:`~ccg_env.rllib.settings.
-LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
+``opponent``: ``"league"`` (self-play, snapshots and scripted agents, ``league:`` as in
+:class:`~ccg_env.training.league.LeagueSettings`), ``"self"``, or an agent name (the env plays it). ``rllib:`` says where it runs
 (:class:`~ccg_env.rllib.settings.RLlibSettings`: env runners, learners, GPUs, ``resume_from``).
 
 The run folder ``<runs_dir>/<name>/`` holds what the SB3 backend writes, in RLlib's forms:
@@ -54,7 +54,8 @@ from ..training.run import (EVAL_COLUMNS, EvalResult, TrainResult, append_csv, b
 from ..training.train_config import TrainConfig, eval_agent
 from . import require_ray
 from .modules import greedy_actions
-from .settings import LeagueSettings, RLlibSettings
+from ..training.league import LeagueSettings
+from .settings import RLlibSettings
 
 MAIN = "main"
 
@@ -332,7 +333,7 @@ def _save_policy(module: Any, core: Any, config: TrainConfig, path: Path, timest
 
 
 def save_checkpoint(algo: Any, path: Path) -> Path:
-    """``algo.save_to_path(path)`` and the league beside it (``league.npz``: snapshot weights, win rates)."""
+    """``algo.save_to_path(path)`` and the league beside it (``league.npz``: snapshot weights, results)."""
     algo.save_to_path(str(path.resolve()))
     league = _league_callback(algo)
     if league is not None:
@@ -370,7 +371,8 @@ def save_league(state: dict[str, Any], path: Path) -> None:
     """The league as an ``.npz`` of plain arrays (``<snapshot>/<parameter>``) and a JSON index; no pickles."""
     arrays = {f"{module_id}/{name}": np.asarray(value) for module_id, params in state["snapshots"].items()
               for name, value in params.items()}
-    index = {"snapshots": list(state["snapshots"]), "win_rates": state["win_rates"]}
+    index = {"snapshots": list(state["snapshots"]), "results": state["results"],
+             "last_snapshot": state["last_snapshot"]}
     arrays["index.json"] = np.frombuffer(json.dumps(index).encode("utf-8"), dtype=np.uint8)
     np.savez(path, **arrays)
 
@@ -384,7 +386,7 @@ def load_league(path: Path) -> dict[str, Any]:
             module_id, _, name = key.partition("/")
             if module_id in snapshots:
                 snapshots[module_id][name] = data[key]
-    return {"snapshots": snapshots, "win_rates": index["win_rates"]}
+    return {"snapshots": snapshots, "results": index.get("results", {}), "last_snapshot": index.get("last_snapshot", 0)}
 
 
 __all__ = ["RLlibTrainResult", "build_config", "env_config", "evaluate", "load_league",

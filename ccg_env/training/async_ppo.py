@@ -13,7 +13,7 @@ playing policy's values, as on one process. Only the first two rollouts are play
 Everything the learner does between rollouts happens before the weights are sent (the kept imitation steps, the
 entropy step), and evaluations run in the learner's process while the worker waits with its finished rollout.
 A league (``opponent: league``) lives in the worker, where its games are played: the worker counts their results,
-snapshots the policy it plays with, and sends each rollout's :class:`~ccg_env.training.league.LeagueReport` with
+snapshots the policy it plays with, and sends each rollout's :class:`~ccg_env.training.sb3_league.LeagueReport` with
 the rollout (the learner logs it from ``league_report``).
 The worker's arrays reach the learner through shared memory: two rollout slots, one being written while the other
 is read, so nothing is pickled per rollout but the policy's weights (a few MB) and the episodes' statistics.
@@ -32,7 +32,7 @@ from sb3_contrib import MaskablePPO
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-    from .league import LeagueKeeper, LeagueReport
+    from .sb3_league import LeagueKeeper, LeagueReport
     from .train_config import TrainConfig
 
 #: The rollout arrays that MaskablePPO's update reads (``MaskableRolloutBuffer.get``), shipped per rollout.

@@ -65,7 +65,8 @@ __all__ = ["EvalResult", "TrainConfig", "TrainResult", "config_from_dict", "eval
 
 def make_training_env(config: TrainConfig) -> tuple[Any, Any]:
     """The seeded training VecEnv and the league pool (None unless ``opponent`` is league)."""
-    from .league import LeagueOpponent, LeaguePool, LeagueSettings
+    from .league import LeagueSettings
+    from .sb3_league import LeagueOpponent, LeaguePool
 
     league = config.opponent == "league"
     env = make_vec_env(config, config.num_envs, "random" if league else config.opponent)
@@ -231,15 +232,15 @@ LEAGUE_COLUMNS = ("timesteps", "member", "games", "learner_win_rate", "chance")
 
 
 def league_keeper(pool: Any, env: Any) -> Any:
-    """A :class:`~ccg_env.training.league.LeagueKeeper` of ``pool`` for the training VecEnv ``env`` (its duels'
+    """A :class:`~ccg_env.training.sb3_league.LeagueKeeper` of ``pool`` for the training VecEnv ``env`` (its duels'
     league opponents, in the order of the env's slots)."""
-    from .league import LeagueKeeper
+    from .sb3_league import LeagueKeeper
 
     return LeagueKeeper(pool, [duel.opponent for duel in env.get_attr("batch")[0].duels])
 
 
 def make_league_callback(pool: Any, run_dir: Path | None = None) -> Any:
-    """An SB3 callback that keeps the league (:class:`~ccg_env.training.league.LeagueKeeper`: results per member,
+    """An SB3 callback that keeps the league (:class:`~ccg_env.training.sb3_league.LeagueKeeper`: results per member,
     snapshots of the policy), logs win rates per member kind, and after each rollout appends the league's standings
     (games, the learner's win rate over the run and the chance of the next draw, per member) to ``run_dir /
     league.csv``.

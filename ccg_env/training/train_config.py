@@ -8,10 +8,7 @@ validates every value before anything is built or written, so a bad setting fail
 
 from __future__ import annotations
 
-import dataclasses
 import re
-import types
-import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, Union
@@ -19,7 +16,7 @@ from typing import Any, Sequence, Union
 from ..engine.datafiles import parse_yaml, read_yaml
 from ..engine.errors import DataError, shown
 from ..model_file import MAX_ATTENTION_LAYERS, MAX_LAYER_SIZE, MAX_LAYERS, MAX_WEIGHTS_BYTES
-from .checks import check_fields, number, whole, without_removed
+from .checks import check_fields, check_keys, number, type_name, whole, without_removed
 
 
 @dataclass
@@ -43,8 +40,8 @@ class TrainConfig:
     """who the learner plays against: ``"random"``, a registered agent name, ``"league"`` (see ``league``), or with
     ``backend: rllib`` ``"self"`` (plain self-play)"""
     league: dict = field(default_factory=dict)
-    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields;
-    with ``backend: rllib``, :class:`ccg_env.rllib.settings.LeagueSettings` fields)"""
+    """league settings when ``opponent`` is ``"league"`` (:class:`ccg_env.training.league.LeagueSettings` fields,
+    the same for both backends)"""
     imitation: dict = field(default_factory=dict)
     """warm start before PPO (empty: none): a teacher agent plays the learner's seat and the policy is fitted to
     its moves and outcomes (:class:`ccg_env.training.imitation.ImitationSettings` fields: ``teacher``,
@@ -204,12 +201,13 @@ def _check_game(config: TrainConfig) -> None:
             raise ValueError("train config: imitation and init_model are both set: the warm start would refit the "
                              "loaded model to the teacher; drop one (--set 'imitation={}' continues a model)")
         ImitationSettings.from_dict(config.imitation, "train config: imitation")
-    if config.backend == "rllib":
-        _check_rllib(config)
-    elif config.league or config.opponent == "league":
+    if config.league or config.opponent == "league":
         from .league import LeagueSettings
 
-        LeagueSettings.from_dict(config.league, "train config: league")
+        LeagueSettings.from_dict(config.league, "train config: league").check_backend(config.backend,
+                                                                                      "train config: league")
+    if config.backend == "rllib":
+        _check_rllib(config)
     _check_model_trust(config)
 
 
@@ -249,11 +247,9 @@ BACKENDS = ("sb3", "rllib")
 
 def _check_rllib(config: TrainConfig) -> None:
     """The settings of ``backend: rllib`` (checked without importing Ray) and the SB3-only ones it refuses."""
-    from ..rllib.settings import LeagueSettings, RLlibSettings
+    from ..rllib.settings import RLlibSettings
 
     RLlibSettings.from_dict(config.rllib, "train config: rllib")
-    if config.league or config.opponent == "league":
-        LeagueSettings.from_dict(config.league, "train config: league")
     unsupported = {"mode": (config.mode, "duel"), "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
                    "seat": (config.seat, "random")}
@@ -337,45 +333,12 @@ def _check_runtime(config: TrainConfig) -> None:
                          "to false")
 
 
-FIELD_TYPES = typing.get_type_hints(TrainConfig)
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    """Whether a YAML value fits a field's annotation (ints count as floats; bools are not ints)."""
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        return any(_matches(value, arg) for arg in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, origin or hint)
-
-
-def type_name(hint: Any) -> str:
-    """A type as a person reads it: "int", "float or null", "list[str]" (not "<class 'int'>")."""
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return " or ".join(type_name(arg) for arg in typing.get_args(hint))
-    if hint is type(None):
-        return "null"
-    if typing.get_origin(hint) is None and isinstance(hint, type):
-        return hint.__name__
-    return str(hint).replace("typing.", "")
-
-
 def config_from_dict(values: dict[str, Any], source: str = "<dict>") -> TrainConfig:
     """Build a :class:`TrainConfig`, naming ``source`` and the key in every error."""
     if not isinstance(values, dict):
         raise ValueError(f"{source}: expected a mapping of settings, got {type(values).__name__}")
     values = without_removed(values, REMOVED_OPTIONS, source)
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
-    for key, value in values.items():
-        if key not in known:
-            raise ValueError(f"{source}: unknown key {shown(key)}; known keys: {', '.join(sorted(known))}")
-        if not _matches(value, FIELD_TYPES[key]):
-            raise ValueError(f"{source}: key {shown(key)} expects {type_name(FIELD_TYPES[key])}, got {shown(value)}")
+    check_keys(TrainConfig, values, source, key_word="key ", bounded=True)
     try:
         return TrainConfig(**values)
     except ValueError as error:

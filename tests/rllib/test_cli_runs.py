@@ -31,7 +31,7 @@ RUN_SECONDS = 420
 SHRUNK = ["total_timesteps=256", "num_envs=2", "n_steps=32", "batch_size=64", "n_epochs=1", "eval_every=128",
           "eval_games=2", "eval_envs=2", "net_arch=[16]", "policy_kwargs={slot_dim: 8, global_dim: 16, head_dim: 8}",
           "imitation={teacher: heuristic, samples: 200, epochs: 1, batch_size: 64}",
-          "league={snapshot_every: 1, max_snapshots: 2, self_play: 0.1, scripted: [heuristic], scripted_share: 0.5}",
+          "league={snapshot_every: 1, max_snapshots: 2, self_play: 0.1, scripted: {heuristic: 0.5}, snapshots: 0.4}",
           "progress=false"]
 
 

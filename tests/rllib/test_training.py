@@ -18,7 +18,7 @@ from ccg_env.agents.learned import LearnedAgent  # noqa: E402
 from ccg_env.model_file import UntrustedModelError  # noqa: E402
 from ccg_env.rllib.league import LeagueCallback  # noqa: E402
 from ccg_env.rllib.policy_file import read_policy_file  # noqa: E402
-from ccg_env.rllib.settings import LeagueSettings  # noqa: E402
+from ccg_env.training.league import LeagueSettings  # noqa: E402
 from ccg_env.training.train_config import TrainConfig  # noqa: E402
 from tests.rllib.conftest import tiny_config  # noqa: E402
 
@@ -130,7 +130,8 @@ def test_train_checkpoint_restore_and_the_rllib_agent(ray_session, tiny_run, tmp
     resumed = build_config(_train_config(tmp_path, rllib={"resume_from": str(run / "model")})).build_algo()
     restore(resumed, run / "model")
     (league,) = [c for c in resumed.callbacks if isinstance(c, LeagueCallback)]
-    assert league.snapshots and len(league.snapshots) <= 2
+    assert league.league.snapshots and len(league.league.snapshots) <= 2
+    assert sum(sum(counts.values()) for counts in league.league.results.values()) > 0, "the results came back"
     agent = LearnedAgent(run / "model", trust=True)
     trusted_main = agent._load().module
     restored = resumed.get_module("main").get_state()
