@@ -49,8 +49,9 @@ class EnvVersion:
 #: Every released version by name, with the spec hash recorded when it was released (never edited afterwards).
 VERSIONS: Mapping[str, EnvVersion] = {
     "v1": EnvVersion("v1", "08cb6ee482fae05390ace66123bf98b8d4f0638919dade9045a155ce43788534",
-                     "the first recorded spec: class decks and heroes with hero powers, the mulligan, summon positions, "
-                     "default rules (30-card decks, 30 health, turn limit 80), 262 action ids (265 with the draft)"),
+                     "the first recorded spec: class decks and heroes with hero powers, the mulligan, summon "
+                     "positions, default rules (30-card decks, 30 health, turn limit 80), 262 action ids (265 with "
+                     "the draft)"),
 }
 #: Versions that can no longer be built, and the version that replaced each.
 REPLACED: Mapping[str, str] = {"v0": "v1"}

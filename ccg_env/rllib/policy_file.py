@@ -242,8 +242,9 @@ def load_policy_file(path: str | Path) -> tuple[Any, dict[str, Any]]:
 
 def check_policy_fits(metadata: dict[str, Any], where: str, **game: Any) -> None:
     """:func:`ccg_env.model_file.check_fits` for a policy file's metadata: its environment version and spec hash
-    against this ccg-env's, its observation and action sizes and card set against the game's (keywords ``observation_size``, ``action_size``, ``card_ids`` and ``spec``, the game's
-    observation spec; those not given are not checked)."""
+    against this ccg-env's, its observation and action sizes and card set against the game's (keywords
+    ``observation_size``, ``action_size``, ``card_ids`` and ``spec``, the game's observation spec; those not given
+    are not checked)."""
     card_ids = metadata["card_ids"]
     check_fits(SimpleNamespace(observation_size=metadata["observation_size"], action_size=metadata["action_size"],
                                card_ids=None if card_ids is None else tuple(card_ids),
