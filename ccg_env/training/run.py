@@ -86,13 +86,42 @@ def best_evaluation(history: Sequence[EvalResult]) -> EvalResult | None:
 
 
 def append_csv(path: Path, row: dict[str, Any]) -> None:
-    """Append one row to a CSV file, writing the header first when the file is new."""
-    new = not path.exists()
+    """Append one row to a CSV file, writing the header first when the file is new; a file whose header names
+    other columns is refused rather than given misaligned rows."""
+    new = not path.exists() or path.stat().st_size == 0
+    if not new:
+        _check_header(path, list(row))
     with path.open("a", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(row))
         if new:
             writer.writeheader()
         writer.writerow(row)
+
+
+def _check_header(path: Path, columns: list[str]) -> None:
+    with path.open(newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle), [])
+    if header != columns:
+        raise ValueError(f"{path}: its columns ({', '.join(header[:12])}) are not the ones this version of ccg-env "
+                         f"writes ({', '.join(columns)}); it was written by another version: continue in a new "
+                         f"run name, or move the file away")
+
+
+def _check_resumable(run_dir: Path) -> None:
+    """A resumed run appends to ``eval.csv``: refuse one written for another environment spec or column layout."""
+    from ..env.versions import env_record, spec_mismatch
+
+    path = run_dir / "eval.csv"
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open(newline="", encoding="utf-8") as handle:
+        first = next(csv.DictReader(handle), None)
+    record = env_record()
+    if first is None or not set(record) <= set(first):
+        _check_header(path, [*(first or {}), *record])
+    mismatch = spec_mismatch(first.get("env_version"), first.get("spec_hash")) if first else None
+    if mismatch:
+        raise ValueError(f"{path}: cannot resume this run: {mismatch}")
 
 
 def show_progress(setting: bool | str) -> bool:
@@ -159,6 +188,8 @@ def prepare_run_dir(config: TrainConfig, resumed: bool = False) -> Path:
     """Create ``<runs_dir>/<name>/`` and save the config; a new run replaces the previous run's eval.csv and
     imitation.csv, a ``resumed`` one keeps them to append to."""
     run_dir = Path(config.runs_dir) / config.name
+    if resumed:
+        _check_resumable(run_dir)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     for stale in () if resumed else ("eval.csv", "imitation.csv"):
         (run_dir / stale).unlink(missing_ok=True)
