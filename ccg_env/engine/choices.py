@@ -25,11 +25,12 @@ class ChoiceKind(str, Enum):
     ATTACK = "attack"
     HERO_POWER = "hero_power"  # source: the hero power's uid; target: a character's uid or None
     MULLIGAN = "mulligan"  # in the mulligan: put back the opening-hand card ``source``
+    PICK = "pick"  # in the draft: take the offered card at index ``source`` of the picking seat's offer
 
 
 class Choice(NamedTuple):
     """A frozen value naming a decision by card uids: play ``source`` at ``target``, attack with it, use it
-    (a hero power), or put it back in the mulligan."""
+    (a hero power), or put it back in the mulligan; in the draft, ``source`` is the index of the offered card."""
 
     kind: ChoiceKind
     source: int | None = None
@@ -40,6 +41,8 @@ class Choice(NamedTuple):
             return "end turn"
         if self.kind is ChoiceKind.MULLIGAN:
             return f"put back #{self.source}"
+        if self.kind is ChoiceKind.PICK:
+            return f"pick offered card {self.source}"
         verb = _VERBS[self.kind]
         at = f" -> #{self.target}" if self.target is not None else ""
         return f"{verb} #{self.source}{at}"
@@ -51,7 +54,10 @@ _PLAY: Final = ChoiceKind.PLAY  # plain names: enum lookups are slow on Python 3
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
 _MULLIGAN: Final = ChoiceKind.MULLIGAN
+_PICK: Final = ChoiceKind.PICK
 _IN_MULLIGAN: Final = GamePhase.MULLIGAN
+_IN_DRAFT: Final = GamePhase.DRAFT
+_BATTLE: Final = GamePhase.BATTLE
 _VALIDATE: Final = Phase.VALIDATE
 _tuple_new: Final = tuple.__new__  # builds a Choice without the NamedTuple constructor's extra Python frame
 
@@ -90,7 +96,8 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     """Every choice the current player may make, in a fixed order, and the cards each one names.
 
     Order: end turn, plays (hand order, then target order), attacks (hero then battlefield, then defender
-    order), the hero power (target order). Both are empty once the game is over. A play, attack or hero power
+    order), the hero power (target order); in the mulligan and the draft, their own choices. Both are empty once
+    the game is over. A play, attack or hero power
     is listed when its source passes the source validators (run on a probe action) and its target is one of
     the TargetSystem's candidates, which is exactly what the target validators check when it is applied. The
     candidates are computed once per target mark (plays) and once for all attackers, which share their owner's
@@ -99,8 +106,8 @@ def legal_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     state = game.state
     if state.result is not None:
         return [], {}
-    if state.phase is _IN_MULLIGAN:
-        return mulligan_moves(game)
+    if state.phase is not _BATTLE:
+        return mulligan_moves(game) if state.phase is _IN_MULLIGAN else draft_moves(game)
     me = state.current
     player = state.players[me]
     out = [END_TURN]
@@ -198,6 +205,24 @@ def mulligan_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
     return out, moves
 
 
+def draft_moves(game: Game) -> tuple[list[Choice], dict[Choice, Move]]:
+    """The draft's choices: pick each card offered to the seat picking, in offer order (they name no cards)."""
+    draft = game.draft
+    out = [] if draft is None else [_tuple_new(Choice, (_PICK, k, None)) for k in draft.legal_picks()]
+    return out, dict.fromkeys(out, _NO_CARDS)
+
+
+def _draft_refusal(game: Game, choice: Choice) -> str:
+    """Why a choice is no legal pick in the draft, or why a pick is illegal outside it."""
+    draft = game.draft
+    if game.state.phase is not _IN_DRAFT or draft is None:
+        return "there is no draft now: the decks are dealt"
+    if choice.kind is not _PICK:
+        return "the game is in its draft: pick one of the offered cards"
+    offered = len(draft.legal_picks())
+    return f"seat {draft.current} is offered {offered} cards (indices 0..{offered - 1})"
+
+
 def _find(cards_by_zone: tuple[list[Card], ...], uid: int | None) -> Card | None:
     for cards in cards_by_zone:
         for card in cards:
@@ -209,6 +234,8 @@ def _find(cards_by_zone: tuple[list[Card], ...], uid: int | None) -> Card | None
 def to_action(game: Game, choice: Choice) -> GameAction | str:
     """Build the root action a choice stands for, or return why its cards cannot be found."""
     state = game.state
+    if choice.kind is _PICK or state.phase is _IN_DRAFT:
+        return _draft_refusal(game, choice)
     me = state.current
     player = state.players[me]
     if choice.kind is ChoiceKind.END_TURN:
@@ -258,6 +285,9 @@ def why_illegal(game: Game, choice: Choice) -> str:
 
 def describe_choice(game: Game, choice: Choice) -> str:
     """A readable line for a choice, with card names."""
+    draft = game.draft
+    if choice.kind is _PICK and draft is not None and choice.source is not None:
+        return f"Pick {draft.offer(draft.current)[choice.source].name}"
     if choice.kind is ChoiceKind.END_TURN:
         return "Keep the rest of the hand" if game.state.phase is _IN_MULLIGAN else "End turn"
     source = game.state.find(choice.source) if choice.source is not None else None

@@ -10,7 +10,8 @@ from .actions import Attack, ChangeTurn, GameAction, Mulligan, MulliganMark, Pla
 from .cards import CardSet, default_cards
 from .choices import Choice, ChoiceKind, Move, as_choice, legal_moves, why_illegal
 from .decks import Deck, default_deck_paths
-from .errors import EngineBusyError, GameOverError, IllegalActionError
+from .draft import Draft
+from .errors import EngineBusyError, GameOverError, IllegalActionError, StateError
 from .events import EventBus, all_subclasses
 from .game_setup import resolve_deck_pair, resolve_rules
 from .heroes import HeroSet, check_hero_cards, default_heroes
@@ -38,13 +39,16 @@ _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
 _END_TURN: Final = ChoiceKind.END_TURN
+_MULLIGAN: Final = ChoiceKind.MULLIGAN
 _BATTLE: Final = GamePhase.BATTLE
+_DRAFT: Final = GamePhase.DRAFT
 
 
 class Game:
-    """One game: its state, its own event bus and action system, and the card set it plays with."""
+    """One game: its state, its own event bus and action system, the card set it plays with, and its draft if it
+    started with one (:meth:`new_draft`)."""
 
-    __slots__ = ("state", "bus", "actions", "cards", "moves")
+    __slots__ = ("state", "bus", "actions", "cards", "moves", "draft", "battle_seed")
 
     def __init__(self, state: GameState, cards: CardSet, bus: EventBus | None = None) -> None:
         self.state = state
@@ -54,6 +58,10 @@ class Game:
         #: the legal moves of the current state, as listed by legal_actions() (None until listed; every
         #: performed action clears it), so that apply() finds a listed choice's cards without re-validating
         self.moves: dict[Choice, Move] | None = None
+        #: the draft the decks came from (finished once the battle is dealt), or None for a game of given decks
+        self.draft: Draft | None = None
+        #: the seed the battle is dealt with when the draft ends
+        self.battle_seed = 0
 
     # --- creation ------------------------------------------------------------------------------
 
@@ -90,6 +98,28 @@ class Game:
         game = cls(state, cards)
         state.turn = 1
         game.actions.perform(game, StartGame(0))
+        return game
+
+    @classmethod
+    def new_draft(cls, seed: object = 0, *, rules: object = None, cards: object = None, hero_classes: Any = None,
+                  log: object = True, battle_seed: object = None) -> Game:
+        """Start a game with its draft (:mod:`ccg_env.engine.draft`): ``legal_actions`` lists the picks of the seat
+        picking (``ChoiceKind.PICK``, ``source`` the offer index) until both decks are full; the last pick deals the
+        battle in place, exactly as ``Game.new(battle_seed, decks=draft.decks(), ...)`` would, mulligan included.
+
+        Args:
+            seed: seeds the draft (heroes and offers).
+            hero_classes: the two seats' hero classes (``CardClass`` or names); None draws each from the seed.
+            battle_seed: the battle's seed; None: ``seed``.
+            rules, cards, log: as :meth:`new`.
+        """
+        seed, log = _checked_seed_and_log(seed, log)
+        battle = seed if battle_seed is None else _checked_seed_and_log(battle_seed, log)[0]
+        rules = resolve_rules(rules)
+        card_set = _card_and_hero_sets(cards, None)[0]
+        draft = Draft(card_set, rules, seed, hero_classes)
+        game = cls(GameState(rules=rules, players=[], rng=Rng(seed), log=[] if log else None, phase=_DRAFT), card_set)
+        game.draft, game.battle_seed = draft, battle
         return game
 
     @classmethod
@@ -148,9 +178,25 @@ class Game:
             action = UseHeroPower(me, cast(Card, cards[0]), cards[1])
         elif kind is _END_TURN:
             action = ChangeTurn(me, 1 - me) if state.phase is _BATTLE else Mulligan(me)
-        else:
+        elif kind is _MULLIGAN:
             action = MulliganMark(me, cast(Card, cards[0]))
+        else:
+            self._pick(cast(int, choice.source))
+            return
         self.actions.perform(self, action, validated=True)
+
+    def _pick(self, index: int) -> None:
+        """Take offered card ``index`` for the seat picking; once both decks are full, deal the battle in place."""
+        draft = self.draft
+        assert draft is not None
+        draft.pick(index)
+        self.moves = None
+        if not draft.is_over:
+            self.state.current = draft.current
+            return
+        battle = Game.new(self.battle_seed, decks=draft.decks(), rules=self.state.rules, cards=self.cards,
+                          log=self.state.log is not None)
+        self.state, self.bus, self.actions = battle.state, battle.bus, battle.actions
 
     def perform(self, action: GameAction) -> None:
         """Perform any action as a root action (for scenarios and tests; players use :meth:`apply`)."""
@@ -185,6 +231,11 @@ class Game:
     @property
     def result(self) -> Result | None:
         return self.state.result
+
+    @property
+    def in_draft(self) -> bool:
+        """Whether the seats are still drafting their decks (:meth:`new_draft`)."""
+        return self.state.phase is _DRAFT
 
     @property
     def in_mulligan(self) -> bool:
@@ -223,11 +274,18 @@ class Game:
         new_state = GameState(state.rules, players, state.rng.clone(), state.current, state.turn, state.next_uid,
                               state.next_order, state.result, state.winner,
                               list(state.log) if state.log is not None else None, state.phase)
-        return Game(new_state, self.cards, self.bus.copy())
+        copy = Game(new_state, self.cards, self.bus.copy())
+        draft = self.draft
+        if draft is not None:  # a finished draft never changes again: shared
+            copy.draft, copy.battle_seed = draft.clone() if state.phase is _DRAFT else draft, self.battle_seed
+        return copy
 
     def to_json(self) -> str:
-        """Serialise the whole state (not the log) to a JSON string."""
+        """Serialise the whole state (not the log) to a JSON string (not during a draft: StateError)."""
         from .serialize import state_to_json
+
+        if self.state.phase is _DRAFT:
+            raise StateError("a game in its draft cannot be saved: save it once the battle is dealt")
 
         return state_to_json(self.state)
 

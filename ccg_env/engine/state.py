@@ -117,8 +117,9 @@ LIVE_ZONE_ATTRS: Final = ("hero_zone", "weapon", "hand", "battlefield", "secrets
 
 
 class GamePhase(str, Enum):
-    """What the game is doing: the opening mulligan decisions, or the battle of turns."""
+    """What the game is doing: the draft of both decks, the opening mulligan decisions, or the battle of turns."""
 
+    DRAFT = "draft"  # the seats pick their decks one offered card at a time (Game.new_draft)
     MULLIGAN = "mulligan"  # the player on turn decides which opening cards to put back
     BATTLE = "battle"
 

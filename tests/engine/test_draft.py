@@ -5,7 +5,9 @@ import random
 
 import pytest
 
-from ccg_env.engine import CardClass, DataError, Game, IllegalActionError, Rules, default_cards
+from ccg_env.engine import (CardClass, Choice, ChoiceKind, DataError, Game, IllegalActionError, Rules, StateError,
+                            default_cards)
+from ccg_env.engine.choices import describe_choice
 from ccg_env.engine.cards import CardSet
 from ccg_env.engine.decks import Deck, parse_deck
 from ccg_env.engine.draft import OFFER_SIZE, Draft, DraftView, as_hero, draft_pool
@@ -199,3 +201,52 @@ def test_a_draft_under_a_one_copy_rule_offers_every_card_once_at_most():
         assert len(draft.offer(draft.current)) == OFFER_SIZE
         draft.pick(0)
     assert all(len(set(deck.cards)) == len(deck.cards) for deck in draft.decks())
+
+
+# --- the draft as the first phase of a game (Game.new_draft) -----------------------------------------------------
+
+
+def test_a_game_starts_with_its_draft_whose_picks_are_its_legal_actions():
+    game = Game.new_draft(4, log=False)
+    assert game.in_draft and not game.in_mulligan and game.current_player == 0 and game.turn == 0
+    assert game.legal_actions() == [Choice(ChoiceKind.PICK, k) for k in range(OFFER_SIZE)]
+    offered = game.draft.offer(0)
+    game.apply(Choice(ChoiceKind.PICK, 2))
+    assert game.draft.picks(0) == (offered[2],) and game.current_player == 1 == game.draft.current
+    assert str(Choice(ChoiceKind.PICK, 2)) == "pick offered card 2"
+    assert describe_choice(game, game.legal_actions()[0]) == f"Pick {game.draft.offer(1)[0].name}"
+
+
+@pytest.mark.parametrize("battle_seed", [None, 9])
+def test_the_last_pick_deals_the_battle_in_place_as_game_new_would(battle_seed):
+    game, rng = Game.new_draft(3, hero_classes=["mage", "rogue"], battle_seed=battle_seed), random.Random(1)
+    while game.in_draft:
+        game.apply(rng.choice(game.legal_actions()))
+    dealt = Game.new(3 if battle_seed is None else battle_seed, decks=game.draft.decks())
+    assert game.to_json() == dealt.to_json() and game.in_mulligan and game.log[0].action.kind == "StartGame"
+    assert [game.player(seat).hero.definition.card_class for seat in (0, 1)] == [CardClass.MAGE, CardClass.ROGUE]
+    assert [c.kind for c in game.legal_actions()] == [c.kind for c in dealt.legal_actions()]
+
+
+def test_a_pick_that_is_not_offered_and_a_battle_choice_in_the_draft_are_refused_and_change_nothing():
+    game = Game.new_draft(0)
+    before = game.clone()
+    with pytest.raises(IllegalActionError, match=r"seat 0 is offered 3 cards \(indices 0..2\)"):
+        game.apply(Choice(ChoiceKind.PICK, 3))
+    with pytest.raises(IllegalActionError, match="the game is in its draft: pick one of the offered cards"):
+        game.apply(Choice(ChoiceKind.END_TURN))
+    assert game.draft.picks(0) == before.draft.picks(0) == () and game.draft.offer(0) == before.draft.offer(0)
+    battle = Game.new(0)
+    with pytest.raises(IllegalActionError, match="there is no draft now"):
+        battle.apply(Choice(ChoiceKind.PICK, 0))
+
+
+def test_a_clone_in_the_draft_plays_on_alone_and_a_game_in_its_draft_is_not_saved():
+    game = Game.new_draft(7)
+    copy = game.clone()
+    copy.apply(copy.legal_actions()[1])
+    assert game.draft.picks(0) == () and len(copy.draft.picks(0)) == 1 and game.current_player == 0
+    game.apply(game.legal_actions()[1])
+    assert game.draft.offer(1) == copy.draft.offer(1)  # the same pick, the same next offer
+    with pytest.raises(StateError, match="a game in its draft cannot be saved"):
+        game.to_json()
