@@ -16,9 +16,9 @@ set off at most the action system's ``MAX_ACTIONS_PER_ROOT`` actions; looping ga
 With ``--mode draft`` every game starts with a draft (:mod:`ccg_env.engine.draft`) from its seed: both seats pick
 at random (hero classes drawn from the seed), every pick counted as an action, and after each pick the fuzzer
 checks that the offer holds up to three distinct cards the seat's deck may take (collectible, neutral or its class,
-below the copy limit), that the env core's draft mask is exactly the offered picks and, at sampled positions,
-that every one of the ``N`` ids is accepted by ``play_pick`` on a clone exactly when masked and that a clone deals
-the same next offers; at the end both decks must load through the deck rules (``parse_deck``: size, copies,
+below the copy limit), that the env core's mask of the game in its draft is exactly the offered picks and, at sampled
+positions, that every one of the ``N`` ids is accepted by ``EnvCore.play`` on a clone exactly when masked and that
+a clone deals the same next offers; at the end both decks must load through the deck rules (``parse_deck``: size, copies,
 class). The battle with the drafted decks is then played at random with every check below. A failure file of a
 draft game replays the draft from the seed, then its battle choices.
 
@@ -594,15 +594,16 @@ def fuzz_draft(plan: GamePlan, config: FuzzConfig) -> tuple[tuple[Deck, Deck], i
     from ccg_env.env.core import EnvCore
 
     core = EnvCore(rules=plan.game_rules, mode="draft")
-    draft, rng, picks, exhaustive = core.new_draft(plan.seed), random.Random(plan.seed ^ 0xD4AF), 0, 0
-    while not draft.is_over:
-        check_offer(draft, core)
+    game, rng, picks, exhaustive = core.new_game(plan.seed), random.Random(plan.seed ^ 0xD4AF), 0, 0
+    draft = game.draft
+    while game.in_draft:
+        check_offer(game, core)
         if rng.random() < config.exhaustive_rate * 5:
-            check_every_pick(draft, core)
+            check_every_pick(game, core)
             exhaustive += 1
-        draft.pick(rng.randrange(len(draft.legal_picks())))
+        game.apply(Choice(ChoiceKind.PICK, rng.randrange(len(draft.legal_picks()))))
         picks += 1
-    if core.draft_legal(draft):
+    if not draft.is_over or draft.legal_picks() or any(c.kind is ChoiceKind.PICK for c in game.legal_actions()):
         raise FuzzFailure("draft-over", "a finished draft still has legal picks")
     decks = draft.decks()
     for deck in decks:
@@ -619,11 +620,13 @@ def fuzz_draft(plan: GamePlan, config: FuzzConfig) -> tuple[tuple[Deck, Deck], i
     return decks, picks, exhaustive
 
 
-def check_offer(draft: Any, core: Any) -> None:
-    """The offer of the seat picking now: 1-3 distinct cards its deck may take; the mask is exactly its picks."""
+def check_offer(game: Game, core: Any) -> None:
+    """The offer of the seat picking now in a game's draft: 1-3 distinct cards its deck may take; the mask is
+    exactly its picks."""
     from ccg_env.engine.draft import OFFER_SIZE
     from ccg_env.engine.vocabulary import CardClass
 
+    draft = game.draft
     side = draft.sides[draft.current]
     offer = side.offer
     if not 1 <= len(offer) <= OFFER_SIZE or len(set(offer)) != len(offer):
@@ -635,23 +638,24 @@ def check_offer(draft: Any, core: Any) -> None:
         if side.counts.get(card_id, 0) >= core.rules.max_copies:
             raise FuzzFailure("draft-offer", f"{card_id} offered at the copy limit")
     offset = core.codec.layout.draft_offset
-    if sorted(core.draft_legal(draft)) != [offset + k for k in range(len(offer))]:
-        raise FuzzFailure("draft-mask", f"draft mask {sorted(core.draft_legal(draft))} != the offer's picks")
+    if sorted(core.legal(game)) != [offset + k for k in range(len(offer))]:
+        raise FuzzFailure("draft-mask", f"draft mask {sorted(core.legal(game))} != the offer's picks")
 
 
-def check_every_pick(draft: Any, core: Any) -> None:
-    """Every id: ``play_pick`` on a clone accepts exactly the masked ones; a clone deals the same next offer."""
-    legal = core.draft_legal(draft)
+def check_every_pick(game: Game, core: Any) -> None:
+    """Every id: ``EnvCore.play`` on a clone of a game in its draft accepts exactly the masked ones; a clone deals the
+    same next offer."""
+    legal = core.legal(game)
     for action_id in range(core.size):
-        copy = draft.clone()
-        if core.play_pick(copy, action_id) != (action_id in legal):
-            raise FuzzFailure("draft-mask", f"id {action_id}: masked {action_id in legal} but play_pick disagrees")
+        copy = game.clone()
+        if core.play(copy, action_id) != (action_id in legal):
+            raise FuzzFailure("draft-mask", f"id {action_id}: masked {action_id in legal} but the core disagrees")
         if action_id in legal:
-            again = draft.clone()
-            again.pick(legal[action_id])
-            if [s.offer for s in again.sides] != [s.offer for s in copy.sides]:
+            again = game.clone()
+            again.apply(legal[action_id])
+            if [s.offer for s in again.draft.sides] != [s.offer for s in copy.draft.sides]:
                 raise FuzzFailure("draft-clone", "two clones dealt different offers after the same pick")
-        elif [s.picks for s in copy.sides] != [s.picks for s in draft.sides]:
+        elif [s.picks for s in copy.draft.sides] != [s.picks for s in game.draft.sides]:
             raise FuzzFailure("draft-refusal", f"a refused id {action_id} changed the draft")
 
 

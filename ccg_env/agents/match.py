@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -13,8 +13,6 @@ from ccg_env.engine.decks import default_deck_paths
 from ccg_env.engine.game_setup import DEFAULT_DECKS
 from ccg_env.engine.draft import Draft
 from ccg_env.env.core import EnvCore, Match
-from ccg_env.env.draft_play import agent_pick
-from ccg_env.engine.view import GameView
 
 if TYPE_CHECKING:
     from ccg_env.agent_api import Agent
@@ -27,6 +25,8 @@ MAX_DECISIONS = 20_000
 @dataclass(frozen=True)
 class GameRecord:
     """The outcome of one game: seats, seed, winner seat (None for a draw or the turn limit), length and decks.
+
+    ``decisions`` counts every choice the agents made, the picks of a draft included.
 
     ``deck0`` and ``deck1`` name the decks dealt to seat 0 and seat 1: a packaged deck's name (``"aggro"``), a
     deck file's stem, or a ``Deck`` object's ``name``.
@@ -58,8 +58,8 @@ class MatchRunner:
         decks: the deck pair of every game (None: the defaults), or ``"random"`` (drawn with each game's seed);
             :meth:`play` and :meth:`new_game` also take a pair for one game.
         mode: ``"draft"``: each game (without a given game or decks) starts with a draft of both decks from the
-            game's seed, each agent drafting its seat's deck (:mod:`ccg_env.env.draft_play`), and agents get the
-            draft mode's observation in both phases.
+            game's seed (``Game.new_draft``), each agent picking its seat's cards as it makes any other decision (a
+            ``DraftView`` for the view), and agents get the draft mode's observation in both phases.
     """
 
     def __init__(self, rules: Rules | None = None, cards: CardSet | None = None,
@@ -69,7 +69,7 @@ class MatchRunner:
         self.encoder, self.codec = self.core.encoder, self.core.codec
         self.draft: Draft | None = None  # draft mode: the draft of the game being played
         self._observation = self.core.observation_encoder.new_buffer()
-        self._write_observation = self.core.observation_writer(self._observation[:self.encoder.size])
+        self._write_observation = self.core.observation_writer(self._observation)
         self._mask = np.zeros(self.core.size, dtype=np.int8)
         self._write_mask = self.core.mask_writer(self._mask)
 
@@ -90,8 +90,8 @@ class MatchRunner:
         """
         for seat, agent in enumerate(agents):
             agent.reset(seed=seed * 2 + seat)
-        match = Match(game, seed) if game is not None else self.core.new_match(seed, decks=decks)  # draft mode: a draft
-        self.draft = match.draft
+        match = Match(game, seed) if game is not None else self.core.new_match(seed, decks=decks)
+        self.draft = match.game.draft
         decisions = 0
 
         def choose(game: Game, player: int) -> Choice:
@@ -104,9 +104,8 @@ class MatchRunner:
                 choices.append(choice)
             return choice
 
-        self.core.play_until(match, -1, choose, self._picker(agents))  # the env's one play loop, to the end
+        self.core.play_until(match, -1, choose)  # the env's one play loop, to the end
         game = match.game
-        assert game is not None
         result = game.result.value if game.result is not None else "unfinished"
         if self.draft is not None:  # decks named by the hero class they were drafted for
             deck0, deck1 = (f"{side.hero.value}-draft" for side in self.draft.sides)
@@ -120,20 +119,17 @@ class MatchRunner:
                           deck0, deck1)
 
     def draft_game(self, agents: Sequence[Agent], seed: int) -> Game:
-        """Draft mode: both agents draft (seat ``i`` by ``agents[i]``) from the seed, then the battle is dealt.
+        """Draft mode: both agents draft (seat ``i`` by ``agents[i]``) from the seed; return the game, its battle
+        just dealt.
 
         Raises:
-            ValueError: an agent picked a card that is not offered (named in the message).
+            IllegalActionError: an agent picked a card that is not offered (named in the message).
         """
-        match = self.core.new_match(seed)
-        self.draft = match.draft
-        self.core.play_until(match, -1, pick=self._picker(agents))
-        assert match.game is not None
-        return match.game
-
-    def _picker(self, agents: Sequence[Agent]) -> Callable[[Draft, int], int]:
-        """The draft pick of ``agents[seat]``, checked against the offer (:func:`~ccg_env.env.draft_play.agent_pick`)."""
-        return lambda draft, seat: agent_pick(agents[seat], self.core, draft, seat, self._observation)
+        game = self.core.new_game(seed)
+        self.draft = game.draft
+        while game.in_draft:
+            self.step(game, agents[game.current_player], seed)
+        return game
 
     def step(self, game: Game, agent: Agent, seed: int = -1) -> Choice:
         """Ask ``agent`` (the player on turn) for one action, check it against the mask, apply and return it."""
@@ -150,11 +146,8 @@ class MatchRunner:
         player = game.current_player
         legal = self.core.legal(game)
         self._write_observation(game, player, legal.values())
-        draft_encoder = self.core.draft_encoder
-        if draft_encoder is not None and self.draft is not None:
-            draft_encoder.write_draft(self.draft, player, self._observation)
         self._write_mask(legal)
-        action = int(agent.act(self._observation, self._mask, GameView(game, player, self.codec)))
+        action = int(agent.act(self._observation, self._mask, self.core.view(game, player)))
         choice = legal.get(action)
         if choice is None:
             raise IllegalActionError(

@@ -100,22 +100,24 @@ agent steps ``None`` once and leaves ``agents``; a step after that raises ``Runt
 truncation at the turn limit or when the engine stops a looping card (``truncations`` rather than
 ``terminations`` are set then; which results truncate is decided once for every front-end,
 ``ccg_env.engine.state.TRUNCATING_RESULTS``). ``infos[agent]`` is ``{"result": None | "win" | "draw" |
-"turn_limit" | "loop" | "illegal_action", "turn": int, "winner": None | "player_0" | "player_1"}``.
+"turn_limit" | "loop" | "illegal_action", "turn": int, "winner": None | "player_0" | "player_1", "phase":
+"draft" | "battle"}`` (``"draft"`` only while a draft-mode game drafts, below).
 
 ``reward_shaping=True`` (in ``env()`` and ``raw_env()``) wraps the env in
 :class:`~ccg_env.env.reward_shaping.HealthShaping`, which adds a zero-sum health-difference shaping to every step.
 
 ## Draft mode
 
-With ``mode="draft"`` (:mod:`ccg_env.engine.draft`) each episode starts with a draft: ``player_0`` and
-``player_1`` take turns picking one of three offered cards (``player_0`` first in each round) until both decks
-hold ``deck_size`` cards, then the battle starts with the drafted decks and goes on as above. The action space
+With ``mode="draft"`` each episode's game starts with the engine's draft (``Game.new_draft``,
+:mod:`ccg_env.engine.draft`): ``player_0`` and ``player_1`` take turns picking one of three offered cards
+(``player_0`` first in each round) until both decks hold ``deck_size`` cards, then the engine deals the battle with
+the drafted decks and the game's seed, and it goes on as above. The action space
 gains the draft-pick range at its end (``draft_offset + k``, ``k`` = 0..2, ``draft_offset`` = 262 by default:
 ``Discrete(265)``); while drafting, the picking agent's mask holds exactly the offered picks and the other
 agent's is all zeros. The observation is the duel's vector (zeros during the draft) followed by the draft pieces
 of :mod:`ccg_env.env.draft_observation` (in draft, picked, left; hero class; the offer; the deck so far by card
 and by cost); ``env.unwrapped.encoder.view(obs)`` names them. ``infos[agent]["phase"]`` is ``"draft"`` or
-``"battle"``, ``env.unwrapped.draft`` the engine draft. A masked-out id during the draft is handled as
+``"battle"``, ``env.unwrapped.draft`` the engine draft (``game.draft``). A masked-out id during the draft is handled as
 ``illegal_action`` says (a forfeit ends the game before any battle). ``options={"scenario": ...}`` or
 ``options={"decks": [a, b]}`` skips the draft.
 
@@ -222,21 +224,20 @@ class CcgAECEnv(AECEnv, EzPickle):
         #: the encoder of the whole observation (in draft mode the battle's pieces, then the draft's)
         self.codec, self.encoder = self.core.codec, self.core.observation_encoder
         self._observation = self.encoder.new_buffer()
-        self._write_observation = self.core.observation_writer(self._observation[:self.core.encoder.size],
-                                                               exclusive=True)
+        self._write_observation = self.core.observation_writer(self._observation, exclusive=True)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.core.size) for a in AGENTS}
         self.observation_spaces = {a: self._observation_space() for a in AGENTS}
         self._next_seed = None if seed is None else _as_seed(seed)
         self._seed_source = random.Random(self._next_seed)
-        #: the match of the current episode: its engine game, and in draft mode its draft
+        #: the match of the current episode: its engine game
         self.match: Match | None = None
         self.game_seed: int | None = None
 
     @property
     def game(self) -> Game | None:
-        """The engine game of the episode (None before ``reset()`` and during a draft)."""
+        """The engine game of the episode (None before ``reset()``)."""
         return self.match.game if self.match is not None else None
 
     @game.setter
@@ -249,7 +250,7 @@ class CcgAECEnv(AECEnv, EzPickle):
     @property
     def draft(self) -> Draft | None:
         """Draft mode: the draft of the episode (the battle starts when it is over); else None."""
-        return self.match.draft if self.match is not None else None
+        return self.match.game.draft if self.match is not None else None
 
     def _observation_space(self) -> gymnasium.spaces.Dict:
         mask = gymnasium.spaces.Box(0, 1, (self.core.size,), dtype=np.int8)
@@ -284,37 +285,28 @@ class CcgAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {"result": None, "turn": 0, "winner": None} for a in AGENTS}
-        if self.core.mode == "draft":  # the phase each info names: "draft" until the battle is dealt
-            for info in self.infos.values():
-                info["phase"] = "draft"
+        self.infos = {a: {"result": None, "turn": 0, "winner": None, "phase": "battle"} for a in AGENTS}
         self._turn = -1
         self._note_turn(match)
         self.agent_selection = AGENTS[match.current]
 
     def _note_turn(self, match: Match) -> None:
-        """Write the battle's turn (and phase) into every agent's info when it changed."""
+        """Write the game's turn and phase into every agent's info when the turn changed (turn 0: the draft)."""
         game = match.game
-        if game is not None and game.state.turn != self._turn:
+        if game.state.turn != self._turn:
             self._turn = turn = game.state.turn
+            phase = "draft" if game.in_draft else "battle"
             for info in self.infos.values():
-                info["turn"] = turn
-                if "phase" in info:
-                    info["phase"] = "battle"
+                info["turn"], info["phase"] = turn, phase
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation vector and action mask (fresh arrays)."""
         match = self.match
         if match is None:
             raise RuntimeError("observe() before reset(): call reset() to start a game")
-        seat, game, draft = _SEATS[agent], match.game, match.draft
+        seat = _SEATS[agent]
         legal = self.core.legal_ids(match) if match.current == seat else {}
-        if game is None:  # the draft: a zero battle part
-            self._write_observation.clear()
-        else:
-            self._write_observation(game, seat, legal.values() if legal else None)
-        if draft is not None:
-            self.encoder.write_draft(draft, seat, self._observation)
+        self._write_observation(match.game, seat, legal.values() if legal else None)
         return {"observation": self._observation.copy(), "action_mask": self.core.mask(legal)}
 
     def step(self, action: int | None) -> None:
@@ -365,11 +357,7 @@ class CcgAECEnv(AECEnv, EzPickle):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        if self.game is None and self.draft is not None:
-            from .draft_env import render_draft
-
-            text = render_draft(self.draft, self.draft.current)
-        elif self.game is None:
+        if self.game is None:
             text = "(no game yet: call reset() first)"
         else:
             text = render_text(self.game, AGENTS.index(self.agent_selection), names=AGENTS)

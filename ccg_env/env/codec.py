@@ -22,8 +22,9 @@ Mulligan ids start at ``M = P + T`` (``ActionLayout.mulligan_offset``) and are l
 only they and ``0`` are. Default ``N = 1 + 170 + 64 + 17 + 10 = 262``.
 
 The draft-pick range is the last range of the layout (after every battle range) and exists only in draft mode
-(``ActionLayout.for_rules(rules, draft=True)``: ``N = 262 + 3 = 265`` by default); the engine's draft
-(:mod:`ccg_env.engine.draft`) is played through it, so one ``Discrete(N)`` serves the draft and the battle.
+(``ActionLayout.for_rules(rules, draft=True)``: ``N = 262 + 3 = 265`` by default): in a game's draft
+(``Game.new_draft``) the engine's pick choices are its ids and no other id decodes, so one ``Discrete(N)`` serves the
+draft and the battle.
 """
 
 from __future__ import annotations
@@ -35,11 +36,14 @@ from typing import Final, SupportsIndex
 from ..engine import Choice, ChoiceKind, Game, Rules
 from ..engine.choices import END_TURN
 from ..engine.draft import OFFER_SIZE
+from ..engine.state import GamePhase
 
 _PLAY: Final = ChoiceKind.PLAY
 _ATTACK: Final = ChoiceKind.ATTACK
 _HERO_POWER: Final = ChoiceKind.HERO_POWER
 _MULLIGAN: Final = ChoiceKind.MULLIGAN
+_PICK: Final = ChoiceKind.PICK
+_DRAFT: Final = GamePhase.DRAFT
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,7 @@ class ActionCodec:
         self._attack_base = layout.attack_offset - layout.attack_slots - (b + 2)
         self._hero_power_offset = layout.hero_power_offset
         self._mulligan_offset = layout.mulligan_offset
+        self._draft_offset = layout.draft_offset
 
     def _target_slots(self, game: Game) -> dict[int | None, int]:
         """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
@@ -150,7 +155,10 @@ class ActionCodec:
 
     def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
         """Encode many choices of the current position at once."""
-        hand = game.state.players[game.state.current].hand
+        state = game.state
+        if state.phase is _DRAFT:  # picks, by offer index
+            return [self._draft_offset + (source or 0) for _, source, _ in choices]
+        hand = state.players[state.current].hand
         play: dict[int | None, int] = {
             card.uid: 1 + i for i, card in zip(range(0, len(hand) * self._play_width, self._play_width), hand)}
         slot = self._target_slots(game)  # own hero 1, own minions 2.., enemy hero b + 2, enemy minions b + 3..
@@ -184,6 +192,9 @@ class ActionCodec:
 
     def _decode(self, game: Game, action_id: int) -> Choice | None:
         layout = self.layout
+        if game.state.phase is _DRAFT:
+            index = action_id - layout.draft_offset
+            return Choice(_PICK, index, None) if 0 <= index < layout.draft_picks else None
         if not 0 <= action_id < layout.draft_offset:  # a draft pick is no battle choice
             return None
         if action_id == 0:

@@ -12,10 +12,10 @@ An :class:`EnvCore` is built once per configuration (rules, card set, decks, ill
 - the other seat's moves until a given seat is to move (:meth:`~EnvCore.play_until`), the one opponent and play loop;
 - the legal ids and the mask (:meth:`~EnvCore.legal_ids`, :meth:`~EnvCore.mask_writer`), the observation
   (:meth:`~EnvCore.observation_writer`);
-- in draft mode (``mode="draft"``), the draft before the battle: a match starts with it, its picks are the last
-  range of the action layout (:meth:`~EnvCore.draft_legal`), its observation pieces come from
-  :attr:`~EnvCore.observation_encoder` (a :class:`~ccg_env.env.draft_observation.DraftEncoder`) and the battle is
-  dealt with the drafted decks (:meth:`~EnvCore.battle`).
+- in draft mode (``mode="draft"``), games that start with the engine's draft (``Game.new_draft``): its pick choices
+  are the last range of the action layout and its observation pieces follow the battle's
+  (:attr:`~EnvCore.observation_encoder`, a :class:`~ccg_env.env.draft_observation.DraftEncoder`), so the step, the
+  mask and the observation are the same calls in both phases.
 
 The PettingZoo AEC env, the Gymnasium duel env, the batched vector env, the SB3 VecEnv, league opponents and
 the arena's match runner are adapters over it: none of them builds a mask, picks decks, handles an illegal action
@@ -46,12 +46,13 @@ from typing import Any, Callable, Final, Sequence
 import numpy as np
 
 from ..engine import CardSet, Choice, Deck, Game, IllegalActionError, Result, Rules
-from ..engine.draft import Draft, as_hero
+from ..engine.draft import Draft, DraftView, as_hero
+from ..engine.view import GameView
 from ..engine.state import TRUNCATING_RESULTS  # the turn limit and a stopped loop: one list, the engine's
 from ..engine.game_setup import (RANDOM_DECKS, packaged_deck_pool, pick_decks, resolve_cards, resolve_deck_pair,
                                  resolve_rules)
 from .codec import ActionCodec, ActionLayout
-from .draft_observation import DraftEncoder
+from .draft_observation import DraftEncoder, DraftWriter
 from .masks import MaskWriter, legal_by_id, new_mask
 from .observation import ObservationEncoder, ObservationWriter
 
@@ -95,39 +96,26 @@ def forfeit_rewards(seat: int) -> tuple[float, float]:
 
 
 class Match:
-    """One game as the core steps it: the engine game (None while the draft is on), the draft (draft mode), the
-    seed, the seat that forfeited (None) and the legal ids of the position once listed (None until then).
+    """One game as the core steps it: the engine game, its seed, the seat that forfeited (None) and the legal ids
+    of the position once listed (None until then)."""
 
-    ``battle_seed``: the seed the battle is dealt with when the draft ends; None leaves the dealing to the caller.
-    """
+    __slots__ = ("game", "seed", "forfeit", "legal")
 
-    __slots__ = ("game", "draft", "seed", "battle_seed", "forfeit", "legal")
-
-    def __init__(self, game: Game | None, seed: int, draft: Draft | None = None,
-                 battle_seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int) -> None:
         self.game = game
-        self.draft = draft
         self.seed = seed
-        self.battle_seed = battle_seed
         self.forfeit: int | None = None
-        self.legal: dict[int, Any] | None = None
+        self.legal: dict[int, Choice] | None = None
 
     @property
     def is_over(self) -> bool:
         """Whether the game ended (a forfeit included)."""
-        game = self.game
-        return self.forfeit is not None or (game is not None and game.state.result is not None)
+        return self.forfeit is not None or self.game.state.result is not None
 
     @property
     def current(self) -> int:
-        """The seat to move: the one picking in the draft, the player on turn in the battle; -1 once over."""
-        if self.is_over:
-            return -1
-        game = self.game
-        if game is not None:
-            return game.state.current
-        draft = self.draft
-        return -1 if draft is None or draft.is_over else draft.current
+        """The seat to move (the one picking in a draft), -1 once the game is over."""
+        return -1 if self.is_over else self.game.state.current
 
 
 class Step:
@@ -217,6 +205,9 @@ class EnvCore:
         mode: ``"duel"`` (default) or ``"draft"``: each game starts with a draft of both decks (``decks`` is then
             not used), the action layout gains the draft-pick range and the observation the draft pieces.
         heroes: draft mode: the two seats' hero classes, or None to draw each from the draft's seed.
+        card_features: every card slot also carries the card's feature row, and the observation gains the card
+            feature pieces (:mod:`ccg_env.env.observation`); a card over the feature bound is refused here.
+        card_ids: card slots carry the card-id one-hot (``False`` needs ``card_features``; duel mode only).
     """
 
     __slots__ = ("rules", "cards", "decks", "deck_pool", "illegal_action", "illegal_reward", "log", "codec",
@@ -224,7 +215,8 @@ class EnvCore:
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: Any = None, illegal_action: Any = "forfeit", illegal_reward: Any = -0.1,
-                 log: Any = False, mode: Any = "duel", heroes: Any = None) -> None:
+                 log: Any = False, mode: Any = "duel", heroes: Any = None, card_features: Any = False,
+                 card_ids: Any = True) -> None:
         # The settings a user types are annotated Any: the compiled build would refuse a wrong type with a bare
         # TypeError ("str object expected; got list") before the checks below, which name the setting.
         self.mode = check_mode(mode)
@@ -235,6 +227,8 @@ class EnvCore:
         #: the decks of every game (None when drawn per game from ``deck_pool``)
         self.decks: tuple[Deck, Deck] | None = None
         self.deck_pool: tuple[Deck, ...] = ()
+        if self.mode == "draft":  # every game drafts its decks (a game's own decks option still skips the draft)
+            decks = None
         if isinstance(decks, str) and decks == RANDOM_DECKS:
             self.deck_pool = packaged_deck_pool(self.cards, self.rules)
         else:
@@ -246,7 +240,13 @@ class EnvCore:
         drafting = self.mode == "draft"
         self.codec = ActionCodec(ActionLayout.for_rules(self.rules, draft=drafting))
         #: the battle observation's encoder (the whole observation in duel mode, its first part in draft mode)
-        self.encoder = ObservationEncoder(self.rules, self.cards)
+        card_ids = check_flag(card_ids, "card_ids")
+        if drafting and not card_ids:
+            raise ValueError("card_ids=False: the draft mode's offer and deck pieces are card-id one-hots; "
+                             "use card_ids=True with mode='draft'")
+        self.encoder = ObservationEncoder(self.rules, self.cards, card_features=check_flag(card_features,
+                                                                                          "card_features"),
+                                          card_ids=card_ids)
         #: draft mode: the encoder of the whole observation, battle part then draft pieces (else None)
         self.draft_encoder: DraftEncoder | None = (DraftEncoder(self.encoder, self.rules)
                                                    if drafting else None)
@@ -274,50 +274,37 @@ class EnvCore:
 
     def new_game(self, seed: int, *, decks: Sequence[Any] | None = None, scenario: Any = None,
                  log: bool | None = None) -> Game:
-        """Start a game with this seed: with ``decks`` (a pair of specs) if given, else :meth:`decks_for`;
-        or the board ``scenario`` describes (:mod:`ccg_env.engine.scenario`)."""
+        """Start a game with this seed: with ``decks`` (a pair of specs) if given, else in draft mode with its
+        draft (``Game.new_draft``, the battle dealt with the same seed) or :meth:`decks_for`; or the board
+        ``scenario`` describes (:mod:`ccg_env.engine.scenario`)."""
         keep_log = self.log if log is None else log
         if scenario is not None:
             return Game.from_scenario(scenario, seed, rules=self.rules, cards=self.cards, log=keep_log)
+        if decks is None and self.mode == "draft":
+            return Game.new_draft(seed, rules=self.rules, cards=self.cards, hero_classes=self.heroes, log=keep_log)
         pair = self.decks_for(seed) if decks is None else resolve_deck_pair(decks, self.cards, self.rules)
         return Game.new(seed, decks=pair, rules=self.rules, cards=self.cards, log=keep_log)
 
     def new_match(self, seed: int, *, decks: Sequence[Any] | None = None, scenario: Any = None,
-                  log: bool | None = None, battle_seed: int | None = -1) -> Match:
-        """Start a match with this seed: in draft mode (without ``decks`` or a ``scenario``) its draft, whose battle
-        is dealt with ``battle_seed`` (-1: the same seed; None: by the caller); else its game (:meth:`new_game`)."""
-        if self.mode == "draft" and decks is None and scenario is None:
-            return Match(None, seed, self.new_draft(seed), seed if battle_seed == -1 else battle_seed)
+                  log: bool | None = None) -> Match:
+        """Start a match over :meth:`new_game`."""
         return Match(self.new_game(seed, decks=decks, scenario=scenario, log=log), seed)
 
-    # --- the draft (draft mode) -----------------------------------------------------------------
-
     def new_draft(self, seed: int) -> Draft:
-        """Start the draft of the game with this seed (heroes as configured, else drawn from the seed)."""
+        """The draft a game with this seed starts with (heroes as configured, else drawn from the seed)."""
         return Draft(self.cards, self.rules, seed, self.heroes)
 
-    def draft_legal(self, draft: Draft) -> dict[int, int]:
-        """Action id -> offer index for the seat picking now (empty once the draft is over)."""
-        offset = self.codec.layout.draft_offset
-        return {offset + k: k for k in draft.legal_picks()}
-
-    def play_pick(self, draft: Draft, action_id: int) -> bool:
-        """Pick the offered card an in-range id stands for, if legal; return False (nothing changes) if not."""
-        index = self.draft_legal(draft).get(action_id)
-        if index is None:
-            return False
-        draft.pick(index)
-        return True
-
     def battle(self, draft: Draft, seed: int, log: bool | None = None) -> Game:
-        """The battle after a finished draft: a normal game with the two drafted decks."""
+        """The battle a finished draft deals: a normal game with the two drafted decks."""
         return Game.new(seed, decks=draft.decks(), rules=self.rules, cards=self.cards,
                         log=self.log if log is None else log)
 
-    def draft_refusal(self, who: str, draft: Draft, action_id: int) -> str:
-        """The message of the ``ValueError`` raised for a masked-out id during the draft in ``"raise"`` mode."""
-        return (f"{who}: action {action_id} ({self.codec.layout.describe(action_id)}) is not a legal draft pick "
-                f"now (legal ids: {sorted(self.draft_legal(draft))}); pick an action with action_mask == 1")
+    def view(self, game: Game, seat: int) -> GameView | DraftView:
+        """What an agent deciding for ``seat`` is shown: a ``GameView``, or in a draft the seat's ``DraftView``."""
+        draft = game.draft
+        if draft is not None and game.in_draft:
+            return DraftView.of(draft, seat, self.codec.layout.draft_offset)
+        return GameView(game, seat, self.codec)
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -398,20 +385,12 @@ class EnvCore:
 
     # --- the step ------------------------------------------------------------------------------
 
-    def legal_ids(self, match: Match) -> dict[int, Any]:
-        """Action id -> what it plays for the seat to move (a ``Choice``, or in the draft an offer index); empty
-        once the game is over. Listed once per position."""
+    def legal_ids(self, match: Match) -> dict[int, Choice]:
+        """Action id -> the legal choice it plays for the seat to move; empty once the game is over. Listed once
+        per position."""
         legal = match.legal
         if legal is None:
-            game = match.game
-            if match.forfeit is not None:
-                legal = {}
-            elif game is not None:
-                legal = self.legal(game)
-            else:
-                draft = match.draft
-                return self.draft_legal(draft) if draft is not None else {}
-            match.legal = legal
+            legal = match.legal = {} if match.forfeit is not None else self.legal(match.game)
         return legal
 
     def step(self, match: Match, action_id: int, who: str = "player") -> Step:
@@ -428,74 +407,45 @@ class EnvCore:
         if move is None:
             return self._illegal(match, action_id, who)
         match.legal = None
-        game = match.game
-        if game is not None:
-            game.apply(move)
-            return self.position(match)
-        draft = match.draft
-        assert draft is not None
-        draft.pick(move)
-        if draft.is_over and match.battle_seed is not None:
-            match.game = self.battle(draft, match.battle_seed)
+        match.game.apply(move)
         return self.position(match)
 
-    def play_until(self, match: Match, seat: int, choose: Callable[[Game, int], Choice | None] | None = None,
-                   pick: Callable[[Draft, int], int] | None = None) -> Step:
+    def play_until(self, match: Match, seat: int, choose: Callable[[Game, int], Choice | None]) -> Step:
         """The seats other than ``seat`` move until ``seat`` is to move or the game is over (``seat=-1``: to the
         end); return the position's :class:`Step`. The one opponent and play loop of every front-end.
 
         Args:
-            choose: ``choose(game, seat to move)``: a legal engine choice, or None to stop there (a chooser that
-                decides later, in a batch). Without it the loop stops when the battle starts.
-            pick: in the draft, ``pick(draft, seat to pick)``: an offered card's index.
+            choose: ``choose(game, seat to move)``: a legal engine choice (a pick in a draft), or None to stop
+                there (a chooser that decides later, in a batch).
         """
-        draft = match.draft
-        if match.game is None and draft is not None and pick is not None:
-            while not draft.is_over and draft.current != seat:
-                draft.pick(pick(draft, draft.current))
-            if draft.is_over and match.battle_seed is not None:
-                match.game = self.battle(draft, match.battle_seed)
         game = match.game
-        if game is None or choose is None:
-            return self.position(match)
-        state = game.state
-        while state.result is None and state.current != seat:
-            choice = choose(game, state.current)
+        while game.state.result is None and game.state.current != seat:  # state: replaced when a draft ends
+            choice = choose(game, game.state.current)
             if choice is None:
                 break
             game.apply(choice)
             match.legal = None
-            state = game.state
         return self.position(match)
 
     def apply(self, match: Match, choice: Choice) -> None:
         """Apply a legal engine choice made outside :meth:`step` (an opponent's) to the match's game."""
-        game = match.game
-        assert game is not None
-        game.apply(choice)
+        match.game.apply(choice)
         match.legal = None
 
     def position(self, match: Match) -> Step:
         """The :class:`Step` of the match's position: who moves next, or the end of the game and its rewards."""
-        game = match.game
-        if game is None:
-            return Step((0.0, 0.0), False, False, None, None, match.current)
-        state = game.state
+        state = match.game.state
         result = state.result
         if result is None:
             return Step((0.0, 0.0), False, False, None, None, state.current)
         truncated = result in TRUNCATING_RESULTS
-        return Step(seat_rewards(game), not truncated, truncated, result.value, state.winner, -1)
+        return Step(seat_rewards(match.game), not truncated, truncated, result.value, state.winner, -1)
 
     def _illegal(self, match: Match, action_id: int, who: str) -> Step:
         """A masked-out id in range: raise, ignore or forfeit, as ``illegal_action`` says."""
         mode = self.illegal_action
-        game, draft = match.game, match.draft
         if mode == "raise":
-            if game is None and draft is not None:
-                raise ValueError(self.draft_refusal(who, draft, action_id))
-            assert game is not None
-            raise ValueError(self.refusal(who, game, action_id))
+            raise ValueError(self.refusal(who, match.game, action_id))
         seat = match.current
         if mode == "ignore":
             paid = self.illegal_reward
@@ -507,6 +457,9 @@ class EnvCore:
     def refusal(self, who: str, game: Game, action_id: int) -> str:
         """The message of the ``ValueError`` raised for a masked-out id in ``"raise"`` mode."""
         described = self.codec.layout.describe(action_id)
+        if game.in_draft:
+            return (f"{who}: action {action_id} ({described}) is not a legal draft pick now (legal ids: "
+                    f"{sorted(self.legal(game))}); pick an action with action_mask == 1")
         decoded = self.codec.decode(game, action_id)
         if decoded is None:
             return (f"{who}: action {action_id} ({described}) names an empty slot; pick an action with "
@@ -524,6 +477,7 @@ class EnvCore:
         return new_mask(legal, self.size)
 
     def observation_writer(self, out: np.ndarray, *, normalize: bool = False,
-                           exclusive: bool = False) -> ObservationWriter:
-        """A writer of observations into ``out`` (see :meth:`ObservationEncoder.writer`)."""
-        return self.encoder.writer(out, normalize=normalize, exclusive=exclusive)
+                           exclusive: bool = False) -> ObservationWriter | DraftWriter:
+        """A writer of whole observations (:attr:`observation_encoder`'s) into ``out``, in every phase of a game
+        (see :meth:`ObservationEncoder.writer`)."""
+        return self.observation_encoder.writer(out, normalize=normalize, exclusive=exclusive)

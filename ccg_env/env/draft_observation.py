@@ -16,21 +16,23 @@ draft_curve     (8,)             cards in the deck so far by cost 0, 1, ..., 6, 
 ==============  ===============  ===========================================================================
 
 In the battle the offer is zero and ``draft_deck``, ``draft_curve`` and ``draft_hero`` keep showing the drafted
-deck. Values are raw numbers clipped into the Box bounds; ``scale`` maps them into ``[0, 1]``.
+deck (all draft pieces are zero in a game that had no draft: a described board, given decks). Values are raw numbers
+clipped into the Box bounds; ``scale`` maps them into ``[0, 1]``. :meth:`DraftEncoder.writer` writes the whole
+vector of a game in any phase.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Iterable
 
 import gymnasium
 import numpy as np
 
-from ..engine import Rules
+from ..engine import Choice, Game, Rules
 from ..engine.draft import OFFER_SIZE, Draft
 from ..engine.vocabulary import CardClass
 from .observation import STAT_CAP, ObservationEncoder, Piece, PieceLayout
-from .observation_writer import CARD_TYPES, KEYWORDS
+from .observation_writer import CARD_TYPES, KEYWORDS, ObservationWriter
 
 #: Cost buckets of the curve piece: 0 .. CURVE_TOP - 1, then CURVE_TOP and more.
 CURVE_TOP: Final = 7
@@ -110,3 +112,34 @@ class DraftEncoder(PieceLayout):
             tail[curve + min(self.cards[self._index[card_id]].cost, CURVE_TOP)] += count
         if normalize:
             tail *= self.scale[self.battle_size:]
+
+    def writer(self, out: np.ndarray, *, normalize: bool = False, exclusive: bool = False) -> DraftWriter:
+        """A writer of the whole vector of a game into ``out`` (the battle encoder's ``writer`` options)."""
+        return DraftWriter(self, out, normalize, exclusive)
+
+
+class DraftWriter:
+    """Writes a game's draft-mode observation into one buffer: ``writer(game, player, legal=None)``."""
+
+    __slots__ = ("encoder", "out", "normalize", "battle")
+
+    def __init__(self, encoder: DraftEncoder, out: np.ndarray, normalize: bool, exclusive: bool) -> None:
+        self.encoder, self.out, self.normalize = encoder, out, normalize
+        self.battle: ObservationWriter = encoder.battle.writer(out[:encoder.battle_size], normalize=normalize,
+                                                                exclusive=exclusive)
+
+    def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
+        """Write ``player``'s observation: the battle part (zeros during the draft), then the draft pieces."""
+        if game.in_draft:
+            self.battle.clear()
+        else:
+            self.battle(game, player, legal)
+        if game.draft is None:
+            self.out[self.encoder.battle_size:] = 0.0
+        else:
+            self.encoder.write_draft(game.draft, player, self.out, normalize=self.normalize)
+
+    def clear(self) -> None:
+        """Zero the buffer (the battle writer forgets what it showed)."""
+        self.battle.clear()
+        self.out[self.encoder.battle_size:] = 0.0

@@ -12,9 +12,12 @@ The single-agent env (:mod:`ccg_env.env.gym_env`) holds one duel over its own ar
 Opponents (:func:`make_opponent`) choose engine choices directly: ``"random"`` samples uniformly among the
 legal choices (the same distribution as ``agents.RandomAgent``, without building an observation for it);
 any other name, agent object or ``f(observation, mask, view) -> id`` is called through the agent protocol
-(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and a :class:`~ccg_env.engine.view.GameView`,
-except that an agent with a ``choose_from_view(view) -> Choice`` method (one that reads only the game, such as
-the heuristic) is asked that directly, with no observation or mask built for it. An opponent with a ``batched()``
+(:mod:`ccg_env.agent_api`) with its own raw observation, int8 mask and view (:meth:`EnvCore.view
+<ccg_env.env.core.EnvCore.view>`: a :class:`~ccg_env.engine.view.GameView`, in a draft a
+:class:`~ccg_env.engine.draft.DraftView`), except that an agent with a ``choose_from_view(view) -> Choice`` method
+(one that reads only the game, such as the heuristic) is asked that directly in the battle, and one with
+``draft_pick(view) -> int`` (an offer index) in the draft, with no observation or mask built for it. In draft mode
+``make_opponent``'s ``draft`` spec, when given, makes the opponent's picks (:class:`DraftingOpponent`). An opponent with a ``batched()``
 method (a league, whose policy snapshots decide in batches) has its turns played together with the other duels' in
 the batched env (:mod:`ccg_env.env.opponent_turns`); a lone duel asks its ``choose``.
 """
@@ -30,13 +33,12 @@ import gymnasium
 import numpy as np
 
 from ..agent_api import Agent, make_agent
-from ..engine import CardSet, Choice, Game, Rules
+from ..engine import CardSet, Choice, ChoiceKind, Game, Rules
 from .codec import ActionCodec
 from .core import EnvCore, Match, Step, check_flag
 from .masks import MaskWriter
 from .draft_observation import DraftEncoder
 from .observation import ObservationEncoder
-from ..engine.view import GameView
 
 SEATS: Final = ("random", 0, 1)
 _MAX_SEED: Final = 2**63 - 1
@@ -126,41 +128,40 @@ class RandomOpponent:
 
 
 class AgentOpponent:
-    """Calls an agent-protocol object with the seat's raw observation, int8 mask and game view.
+    """Calls an agent-protocol object with the seat's raw observation, int8 mask and view (``EnvCore.view``).
 
     The observation is written by one writer kept for the opponent's lifetime into a buffer only it writes
     (so a decision rewrites just the rows that changed), and the agent gets a fresh copy it may keep or modify.
-    An agent with ``choose_from_view(view) -> Choice`` gets only the view; the choice it returns must be legal.
-    In draft mode the buffer is the whole draft-mode observation: the battle part is written per decision and the
-    draft pieces once per battle (:meth:`show_draft`).
+    An agent with ``choose_from_view(view) -> Choice`` gets only the view in the battle, one with
+    ``draft_pick(view) -> int`` only the view in a draft; what it returns must be legal.
     """
 
     def __init__(self, agent: Agent, setup: DuelSetup) -> None:
         self.agent = agent
         self.name = getattr(agent, "name", type(agent).__name__)
         self._core = setup.core
-        self._choose_from_view = getattr(agent, "choose_from_view", None)
-        if self._choose_from_view is None:  # only agents asked through act() need an observation
-            self._observation = self._core.observation_encoder.new_buffer()
-            self._write_observation = self._core.observation_writer(
-                self._observation[:self._core.encoder.size], exclusive=True)
-
-    def show_draft(self, draft: Any, seat: int) -> None:
-        """Draft mode: write the draft pieces of ``seat`` (its drafted deck) into the observation's draft part."""
-        encoder = self._core.draft_encoder
-        if encoder is not None and self._choose_from_view is None:
-            encoder.write_draft(draft, seat, self._observation)
+        self._from_view: Any = getattr(agent, "choose_from_view", None)
+        pick: Any = getattr(agent, "draft_pick", None)
+        self._pick_from_view: Any = None if pick is None else (lambda view: Choice(ChoiceKind.PICK, pick(view), None))
+        self._observation: np.ndarray | None = None  # made at the first decision asked through act()
+        self._write_observation: Any = None
 
     def choose(self, game: Game, seat: int) -> Choice:
         core = self._core
-        if self._choose_from_view is not None:
-            choice = self._choose_from_view(GameView(game, seat, core.codec))
+        view: Any = core.view(game, seat)  # a GameView, or in a draft a DraftView
+        from_view = self._pick_from_view if game.in_draft else self._from_view
+        if from_view is not None:
+            choice = from_view(view)
             if choice not in game.legal_actions():
                 raise ValueError(f"opponent {self.name!r} chose {choice}, which is not legal now")
             return choice
         legal = core.legal(game)
+        observation = self._observation
+        if observation is None:
+            observation = self._observation = core.observation_encoder.new_buffer()
+            self._write_observation = core.observation_writer(observation, exclusive=True)
         self._write_observation(game, seat, legal.values())
-        action_id = int(self.agent.act(self._observation.copy(), core.mask(legal), GameView(game, seat, core.codec)))
+        action_id = int(self.agent.act(observation.copy(), core.mask(legal), view))
         choice = legal.get(action_id)
         if choice is None:
             raise ValueError(f"opponent {self.name!r} chose action {action_id} "
@@ -173,19 +174,42 @@ class AgentOpponent:
             reset(seed)
 
 
-def make_opponent(spec: Any, setup: DuelSetup) -> Opponent:
-    """Return the opponent for ``"random"``, a registered agent name, an agent object or a callable."""
+class DraftingOpponent:
+    """An opponent whose draft picks another opponent makes (``opponent_draft``)."""
+
+    def __init__(self, battle: Opponent, drafter: Opponent) -> None:
+        self.battle, self.drafter = battle, drafter
+        self.name = battle.name
+
+    def choose(self, game: Game, seat: int) -> Choice:
+        return (self.drafter if game.in_draft else self.battle).choose(game, seat)
+
+    def reset(self, seed: int) -> None:
+        self.battle.reset(seed)
+        self.drafter.reset(seed)
+
+
+def make_opponent(spec: Any, setup: DuelSetup, draft: Any = None) -> Opponent:
+    """Return the opponent for ``"random"``, a registered agent name, an agent object or a callable; in draft mode
+    ``draft`` (such a spec too), when given, makes its draft picks."""
+    opponent = _opponent(spec, setup, "opponent")
+    if draft is None or setup.core.mode != "draft":
+        return opponent
+    return DraftingOpponent(opponent, _opponent(draft, setup, "opponent_draft"))
+
+
+def _opponent(spec: Any, setup: DuelSetup, setting: str) -> Opponent:
     if spec == "random":
         return RandomOpponent()
     if isinstance(spec, str):
         try:
             return AgentOpponent(make_agent(spec), setup)
         except (ImportError, ValueError) as error:
-            raise ValueError(f"opponent: agent {spec!r} could not be made: {error}") from error
+            raise ValueError(f"{setting}: agent {spec!r} could not be made: {error}") from error
     try:
         return AgentOpponent(make_agent(spec), setup)
     except TypeError as error:
-        raise TypeError(f"opponent: {error}") from error
+        raise TypeError(f"{setting}: {error}") from error
 
 
 # --- the duel -----------------------------------------------------------------------------------
@@ -297,10 +321,6 @@ class Duel:
         self._write_mask.write(())
         self.episode_return += reward
         return reward, step.terminated, step.truncated
-
-    def clear_observation(self) -> None:
-        """Zero the learner's observation (the part the duel writes) and forget what it showed."""
-        self._write_observation.clear()
 
     def render_names(self) -> tuple[str, str]:
         """Seat display names: ``("learner", "opponent")`` in seat order."""

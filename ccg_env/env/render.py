@@ -3,12 +3,14 @@
 Only what the viewer may know is drawn: the enemy hand and secrets as counts, and the recent actions in words
 through :meth:`~ccg_env.engine.view.GameView.log_in_words` (cards the viewer cannot see, and every card the enemy
 drew, appear as "a card"), never the raw log, whose entries name every card by uid. Turns are numbered per player.
+During a game's draft the text is the viewer's draft instead (:func:`render_draft`).
 """
 
 from __future__ import annotations
 
 from ..engine import Card, Game, Player
 from ..engine.cards import keyword_names
+from ..engine.draft import Draft
 from ..engine.log_words import player_turn
 from ..engine.view import GameView
 
@@ -29,6 +31,8 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
         recent: how many recent root actions to list with their reaction trees (needs ``game.log``).
         since: list the log from this entry on instead (e.g. everything one decision set off).
     """
+    if game.draft is not None and game.in_draft:
+        return render_draft(game.draft, viewer)
     state = game.state
     me, enemy = state.players[viewer], state.players[1 - viewer]
     lines = [_status_line(game, names)]
@@ -41,6 +45,23 @@ def render_text(game: Game, viewer: int, *, names: tuple[str, str] = ("player_0"
     actions = recent_actions(game, viewer, recent) if since is None else (
         GameView(game, viewer).log_in_words(since) or ["(none)"])
     lines += ["  " + line for line in actions]
+    return "\n".join(lines)
+
+
+def render_draft(draft: Draft, seat: int) -> str:
+    """A seat's draft as text: hero, round, the offered cards with their ids in the offer, the deck by cost."""
+    side = draft.sides[seat]
+    lines = [f"draft round {draft.round + 1}/{draft.rules.deck_size}, seat {seat} ({side.hero.value}), "
+             f"{len(side.picks)} cards picked"]
+    for k, card in enumerate(draft.offer(seat)):
+        stats = f" {card.attack}/{card.health}" if card.card_type.value == "minion" else ""
+        lines.append(f"  [{k}] {card.name} ({card.cost} mana {card.card_type.value}{stats}, "
+                     f"{card.card_class.value})")
+    by_cost: dict[int, list[str]] = {}
+    for card in draft.picks(seat):
+        by_cost.setdefault(card.cost, []).append(card.name)
+    for cost in sorted(by_cost):
+        lines.append(f"  deck {cost}: {', '.join(sorted(by_cost[cost]))}")
     return "\n".join(lines)
 
 

@@ -20,8 +20,8 @@ SHAPING_SCALE = 0.1
 
 
 def health_potential(game: Game | None) -> float | None:
-    """Seat 0's potential in ``game`` (seat 1's is its negative); None without a game."""
-    if game is None:
+    """Seat 0's potential in ``game`` (seat 1's is its negative); None without a game or during its draft."""
+    if game is None or game.in_draft:
         return None
     own, enemy = (player.hero for player in game.state.players)
     own_health, enemy_health = max(own.health, 0) + own.armor, max(enemy.health, 0) + enemy.armor

@@ -5,7 +5,7 @@ row of the shared ``observations (N, size) float32`` and ``masks (N, actions) in
 ``terminated`` and ``truncated`` vectors; a step is one Python loop over the duels with no per-env wrapper
 stack (with opponents that decide in batches, a league's, the learners' moves first and then the opponents' turns
 all together: :mod:`ccg_env.env.opponent_turns`). Two front ends share it: :class:`CcgDuelVectorEnv` here
-(Gymnasium ``VectorEnv``, what ``gym.make_vec("ccg_env/Duel-v0", num_envs=N)`` returns) and
+(Gymnasium ``VectorEnv``, what ``gym.make_vec("ccg_env/Duel-v1", num_envs=N)`` returns) and
 ``ccg_env.env.sb3_vec.CcgDuelSb3VecEnv`` (stable-baselines3 ``VecEnv`` for ``MaskablePPO``).
 
 Seeding matches Gymnasium's vector envs: ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or a list of seeds),
@@ -54,14 +54,15 @@ class DuelBatch:
     Args:
         num_envs: number of duels.
         opponent: the opponent spec of every duel (each duel gets its own opponent instance when it is a name).
-        **config: :meth:`DuelSetup.build` options (seat, illegal_action, rules, cards, decks...).
+        opponent_draft: in draft mode, the spec of the opponent's drafter (``ccg_env/Draft-v1``'s option).
+        **config: :meth:`DuelSetup.build` options (seat, illegal_action, rules, cards, decks, mode...).
     """
 
-    def __init__(self, num_envs: int, opponent: Any = "random", **config: Any) -> None:
+    def __init__(self, num_envs: int, opponent: Any = "random", opponent_draft: Any = "heuristic",
+                 **config: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs: expected a positive integer, got {num_envs!r}")
         self.num_envs = num_envs
-        opponent_draft = config.pop("opponent_draft", "heuristic")
         self.setup = DuelSetup.build(**config)
         size, actions = self.setup.encoder.size, self.setup.action_space.n
         self.observations = np.zeros((num_envs, size), dtype=np.float32)
@@ -69,16 +70,8 @@ class DuelBatch:
         self.rewards = np.zeros(num_envs, dtype=np.float32)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
-        if self.setup.core.mode == "draft":  # draft, then the duel (ccg_env/Draft-v0's episodes)
-            from .draft_env import DraftDuel
-            from .draft_play import make_drafter
-
-            self.duels: list[Any] = [
-                DraftDuel(self.setup, make_opponent(opponent, self.setup), make_drafter(opponent_draft, self.setup.core),
-                          self.observations[i], self.masks[i]) for i in range(num_envs)]
-        else:
-            self.duels = [Duel(self.setup, make_opponent(opponent, self.setup), self.observations[i], self.masks[i])
-                          for i in range(num_envs)]
+        self.duels = [Duel(self.setup, make_opponent(opponent, self.setup, opponent_draft), self.observations[i],
+                           self.masks[i]) for i in range(num_envs)]
         self.observations.flags.writeable = False  # only the duels write their rows (through their own views)
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
 
@@ -122,8 +115,7 @@ class DuelBatch:
     def _opponents_batch(self) -> bool:
         """Whether the opponents decide in batches (``batched()``, as a league's do): then the duels' opponent turns
         are played together (:func:`~ccg_env.env.opponent_turns.play_opponent_turns`)."""
-        first = self.duels[0]
-        return isinstance(first, Duel) and hasattr(first.opponent, "batched")
+        return hasattr(self.duels[0].opponent, "batched")
 
     def _step_together(self, actions: list[int], skip: Container[int]) -> list[tuple[float, bool, bool]]:
         """Step the duels not in ``skip``: every learner's action, then all the opponents' turns together."""

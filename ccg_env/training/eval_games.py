@@ -24,7 +24,7 @@ def play_deals(batch: Any, act: Callable[[np.ndarray, np.ndarray], Any], games: 
     them; int8 masks) and returns one action id per row.
     """
     core, duels = batch.setup.core, batch.duels
-    pool = core.deck_pool if core.mode != "draft" else ()
+    pool = core.deck_pool
     deals = iter(balanced_deals(games, seed, len(pool), batch.setup.seat))
     outcomes: Counter = Counter()
 

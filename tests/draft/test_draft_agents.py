@@ -13,8 +13,7 @@ from ccg_env.agents.random_agent import RandomAgent
 from ccg_env.engine import CardClass, CardSet, Rules, default_cards
 from ccg_env.engine.decks import parse_deck
 from ccg_env.engine.draft import Draft, DraftView
-from ccg_env.env.core import EnvCore
-from ccg_env.env.draft_play import agent_pick
+from ccg_env.agents.match import MatchRunner
 
 CARDS, RULES = default_cards(), Rules.load()
 
@@ -60,27 +59,22 @@ def mean_value(decks):
 
 
 def test_heuristic_drafts_decks_of_higher_value_than_random_drafts():
-    core = EnvCore(mode="draft")
-    buffer = core.draft_encoder.new_buffer()
+    runner = MatchRunner(mode="draft")
     by_agent = {}
     for name, agent in (("heuristic", HeuristicAgent()), ("random", RandomAgent(seed=0))):
         decks = []
         for seed in range(4):
-            draft = core.new_draft(seed)
-            while not draft.is_over:
-                draft.pick(agent_pick(agent, core, draft, draft.current, buffer))
-            decks.extend(draft.decks())
+            decks.extend(runner.draft_game([agent, agent], seed).draft.decks())
         by_agent[name] = decks
     assert mean_value(by_agent["heuristic"]) > mean_value(by_agent["random"]) + 0.5
 
 
 def test_random_agent_drafts_uniformly_from_the_mask():
-    core, agent = EnvCore(mode="draft"), RandomAgent(seed=3)
-    buffer, seen = core.draft_encoder.new_buffer(), set()
-    draft = core.new_draft(0)
+    runner, agent, seen = MatchRunner(mode="draft"), RandomAgent(seed=3), set()
+    game = runner.new_game(0)
     for _ in range(30):
-        seen.add(agent_pick(agent, core, draft, draft.current, buffer))
-        draft.pick(0)
+        seen.add(runner.decide(game, agent).source)
+        game.apply(game.legal_actions()[0])
     assert seen == {0, 1, 2}
 
 

@@ -24,7 +24,7 @@ def draft_to_the_battle(env: CcgDraftEnv, seed: int) -> tuple[list[str], dict]:
     taken = []
     while info["phase"] == "draft":
         k = int(rng.integers(3))
-        taken.append(env.draft.offer(env.match.seat)[k].id)
+        taken.append(env.draft.offer(env.duel.seat)[k].id)
         _, _, terminated, truncated, info = env.step(offset + k)
         assert not (terminated or truncated)
     return sorted(taken), info

@@ -85,18 +85,13 @@ def test_mask_equals_the_accepted_ids_in_both_phases():
     observation, info = env.reset(seed=5)
     for step in range(200):
         mask = info["action_mask"]
-        if env.game is None:
-            for action in range(core.size):
-                assert core.play_pick(env.draft.clone(), action) == bool(mask[action])
-        else:
-            legal = core.legal(env.game)
-            assert sorted(legal) == np.flatnonzero(mask).tolist()
-            for action in range(core.size):
-                assert core.play(env.game.clone(), action) == bool(mask[action])
+        assert sorted(core.legal(env.game)) == np.flatnonzero(mask).tolist()
+        for action in range(core.size):
+            assert core.play(env.game.clone(), action) == bool(mask[action])
         observation, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         if terminated or truncated:
             break
-        if step > 80 and env.game is not None:
+        if step > 80 and not env.game.in_draft:
             break
 
 
@@ -106,7 +101,7 @@ def test_same_seed_same_episode_and_opponent_draft_heuristic_by_default():
     assert len(first) == len(again)
     assert all(np.array_equal(a[0], b[0]) and a[1:] == b[1:] for a, b in zip(first, again))
     env = CcgDraftEnv()
-    assert env.match.drafter.name == "heuristic"
+    assert env.duel.opponent.drafter.name == "heuristic"
     trace, info = run_episode(env, seed=1)
     assert info["outcome"] in ("win", "loss", "draw", "turn_limit", "loop")
     assert sum(phase == "draft" for *_, phase in trace) == Rules.load().deck_size
@@ -167,14 +162,14 @@ def test_aec_draft_masks_are_the_accepted_ids_then_the_battle_starts():
     aec.reset()
     raw, core = aec.unwrapped, aec.unwrapped.core
     picks = 0
-    while raw.game is None:
+    while raw.game.in_draft:
         agent = aec.agent_selection
         other = "player_1" if agent == "player_0" else "player_0"
         observation = aec.observe(agent)
         assert not aec.observe(other)["action_mask"].any()
         mask = observation["action_mask"]
         for action in range(core.size):
-            assert core.play_pick(raw.draft.clone(), action) == bool(mask[action])
+            assert core.play(raw.game.clone(), action) == bool(mask[action])
         aec.step(int(np.flatnonzero(mask)[picks % 3]))
         picks += 1
     assert picks == 2 * Rules.load().deck_size
@@ -228,7 +223,7 @@ def test_aec_illegal_pick_in_raise_mode_names_the_id_and_the_legal_picks_and_cha
     def seen(draft):
         return draft.current, [draft.picks(seat) for seat in (0, 1)], [draft.offer(seat) for seat in (0, 1)]
 
-    assert seen(raw.draft) == seen(before) and raw.game is None
+    assert seen(raw.draft) == seen(before) and raw.game.in_draft
 
 
 def test_aec_battle_after_the_draft_is_dealt_from_the_reset_seed_and_played_as_a_battle():
@@ -240,7 +235,7 @@ def test_aec_battle_after_the_draft_is_dealt_from_the_reset_seed_and_played_as_a
         aec = ccg_env.env(mode="draft", illegal_action="raise", render_mode="ansi")
         aec.reset(seed=17)
         raw = aec.unwrapped
-        while raw.game is None:
+        while raw.game.in_draft:
             aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
         assert raw.game.to_json() == raw.core.battle(raw.draft, 17).to_json()
         battles.append(raw.game.to_json())
@@ -270,7 +265,7 @@ def test_aec_render_says_when_there_is_no_game_and_shows_the_draft_while_draftin
 def test_aec_draft_mode_starts_with_the_draft_infos_or_with_a_described_board_as_the_battle():
     aec = ccg_env.raw_env(mode="draft")
     aec.reset(seed=2)
-    assert aec.game is None and aec.draft is not None
+    assert aec.game.in_draft and aec.draft is not None
     assert aec.infos == {agent: {"result": None, "turn": 0, "winner": None, "phase": "draft"}
                          for agent in ("player_0", "player_1")}
     board = {"current": 1, "players": [{}, {"battlefield": ["wisp"]}]}

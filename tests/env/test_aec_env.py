@@ -51,7 +51,7 @@ def test_a_win_pays_plus_and_minus_one_and_fills_infos():
     raw.step(fireball_face_id(raw))
     assert raw.terminations == {"player_0": True, "player_1": True} and not any(raw.truncations.values())
     assert raw.rewards == {"player_0": 1.0, "player_1": -1.0}
-    assert raw.infos["player_0"] == {"result": "win", "turn": 1, "winner": "player_0"}
+    assert raw.infos["player_0"] == {"result": "win", "turn": 1, "winner": "player_0", "phase": "battle"}
     assert raw.agent_selection == "player_1"
     _, reward, terminated, _, _ = raw.last()
     assert reward == -1.0 and terminated

@@ -8,7 +8,7 @@ import pytest
 
 from ccg_env.engine import Game
 from ccg_env.env.aec import raw_env
-from ccg_env.env.core import EnvCore, Match
+from ccg_env.env.core import EnvCore
 
 LETHAL = {"current": 0, "players": [{"mana": 10, "hand": ["fireball"]}, {"health": 5, "hand": ["wisp"]}]}
 FIREBALL_FACE = 1 + 7 + 2  # play hand slot 0 at the enemy hero (target slot B + 2)
@@ -95,28 +95,32 @@ def test_play_until_plays_a_whole_game_as_the_engine_would():
     assert match.game.to_json() == by_hand.to_json() and step.current == -1 and step.result is not None
 
 
-@pytest.mark.parametrize("battle_seed", [-1, 17, None])
-def test_a_draft_match_deals_its_battle_with_the_drafted_decks_or_leaves_that_to_the_caller(battle_seed):
+def test_a_draft_match_steps_its_picks_then_deals_its_battle_with_the_drafted_decks_and_its_seed():
     core = EnvCore(mode="draft")
-    match = core.new_match(4, battle_seed=battle_seed)
-    offset, seed = core.codec.layout.draft_offset, 4 if battle_seed == -1 else battle_seed
-    while not match.draft.is_over:
+    match = core.new_match(4)
+    offset, game, seats = core.codec.layout.draft_offset, match.game, []
+    while game.in_draft:
         assert set(core.legal_ids(match)) == {offset, offset + 1, offset + 2}
+        seats.append(match.current)
         step = core.step(match, offset)
         assert step.rewards == (0.0, 0.0) and step.result is None
-    if battle_seed is None:
-        assert match.game is None and step.current == -1
-    else:
-        assert match.game.to_json() == core.battle(match.draft, seed).to_json()
-        assert step.current == match.game.current_player
+    assert seats == [0, 1] * core.rules.deck_size  # seat 0 picks first in every round
+    assert match.game is game and game.to_json() == core.battle(game.draft, 4).to_json()
+    assert step.current == game.current_player
 
 
 def test_a_draft_match_plays_both_seats_picks_through_play_until():
     core = EnvCore(mode="draft")
     match, picks = core.new_match(2), []
-    step = core.play_until(match, -1, _random_choice(random.Random(5)), lambda draft, seat: picks.append(seat) or 0)
+
+    def choose(game, seat):
+        if game.in_draft:
+            picks.append(seat)
+        return game.legal_actions()[0]
+
+    step = core.play_until(match, -1, choose)
     assert len(picks) == 2 * core.rules.deck_size and picks[:2] == [0, 1]
-    assert match.game is not None and step.result is not None
+    assert not match.game.in_draft and step.result is not None
 
 
 def test_the_aec_env_pays_nothing_again_after_an_ignored_id():
@@ -126,4 +130,3 @@ def test_the_aec_env_pays_nothing_again_after_an_ignored_id():
     assert env.rewards == {"player_0": -0.5, "player_1": 0.0} and env.agent_selection == "player_0"
     env.step(0)  # end turn: a legal step pays nobody
     assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert Match(None, 0).current == -1 and not Match(None, 0).is_over  # no game and no draft: nobody moves

@@ -70,31 +70,34 @@ class RecordingAgent:
 def test_in_draft_mode_an_opponent_sees_its_own_drafted_deck_in_every_battle_observation():
     setup = DuelSetup.build(mode="draft", heroes=("mage", "warrior"))
     core, encoder = setup.core, setup.encoder
-    draft = core.new_draft(4)
-    while not draft.is_over:
-        draft.pick(draft.current % 3)  # the seats pick differently, so their decks differ
+    game = core.new_game(4)
+    while game.in_draft:
+        game.apply(game.legal_actions()[game.state.current % 3])  # the seats pick differently: their decks differ
     agent, viewer = RecordingAgent(), AgentOpponent(make_agent("heuristic"), setup)
     opponent = AgentOpponent(agent, setup)
-    for who in (opponent, viewer):  # an opponent choosing from its view has no observation: nothing to write
-        who.show_draft(draft, 1)
-    game = core.battle(draft, seed=4)
     while game.state.current != 1:
-        game.apply(game.legal_actions()[0])
+        game.apply(viewer.choose(game, game.state.current))  # an opponent choosing from its view: no observation
     opponent.choose(game, 1)
     drafted = encoder.new_buffer()
-    encoder.write_draft(draft, 1, drafted)
+    encoder.write_draft(game.draft, 1, drafted)
     seen = encoder.view(agent.observations[-1])
     assert seen["draft_hero"][list(CardClass).index(CardClass.WARRIOR)] == 1.0 and seen["draft_deck"].sum() == 30
     for piece in ("draft", "draft_hero", "draft_offer", "draft_deck", "draft_curve"):
         np.testing.assert_array_equal(seen[piece], encoder.view(drafted)[piece])
+    np.testing.assert_array_equal(agent.observations[-1][:encoder.battle_size],
+                                  _battle_observation(core, game, 1))
 
 
-def test_in_duel_mode_there_are_no_draft_pieces_to_show_an_opponent():
+def _battle_observation(core, game, seat):
+    expected = core.encoder.new_buffer()
+    core.encoder.encode(game, seat, expected, core.legal(game).values())
+    return expected
+
+
+def test_in_duel_mode_an_opponent_sees_the_battle_observation_alone():
     setup = DuelSetup.build()
     agent = RecordingAgent()
     opponent = AgentOpponent(agent, setup)
-    draft = EnvCore(mode="draft").new_draft(0)
-    opponent.show_draft(draft, 1)  # nothing to write: the duel's observation has no draft pieces
     game = setup.core.new_game(0)
     opponent.choose(game, game.state.current)
     expected = setup.encoder.new_buffer()

@@ -88,17 +88,17 @@ def test_draft_checks_can_fail():
     from ccg_env.env.core import EnvCore
 
     core = EnvCore(mode="draft")
-    draft = core.new_draft(3)
-    fuzz.check_offer(draft, core)
-    fuzz.check_every_pick(draft, core)
-    side = draft.sides[0]
+    game = core.new_game(3)
+    fuzz.check_offer(game, core)
+    fuzz.check_every_pick(game, core)
+    side = game.draft.sides[0]
     side.counts[side.offer[0]] = core.rules.max_copies  # as if the offer ignored the copy limit
     with pytest.raises(fuzz.FuzzFailure, match="copy limit"):
-        fuzz.check_offer(draft, core)
+        fuzz.check_offer(game, core)
     side.counts.clear()
     side.offer = (side.offer[0], side.offer[0], side.offer[1])
     with pytest.raises(fuzz.FuzzFailure, match="distinct"):
-        fuzz.check_offer(draft, core)
+        fuzz.check_offer(game, core)
 
 
 def test_a_draft_failure_file_replays_the_draft_and_the_battle(tmp_path):
