@@ -128,6 +128,7 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/security.md", 'agent = LearnedAgent("ccg_env/models/ppo_vs_heuristic.ccgmodel")'): Run(),
     ("docs/cards.md", "cards = load_cards([*default_cards().sources"): Run(files=MY_DATA),
     ("docs/cards.md", "draft = Draft(default_cards(), Rules.load(), seed=0)"): Run(),
+    ("docs/cards.md", 'game = Game.new_draft(0, hero_classes=["mage", "warrior"])'): Run(),
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
     ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
