@@ -12,7 +12,7 @@ PYTEST_ARGS ?= -q -n 2
 # quiet fall-back to the pure-Python engine.
 export CCG_ENV_REQUIRE_COMPILED := 1
 
-.PHONY: venv venv-rllib build run test test-rllib bench mutation mutation-sample
+.PHONY: venv venv-rllib build run test test-rllib bench mutation mutation-sample wheels wheel-smoke
 
 venv: $(STAMP)
 
@@ -80,3 +80,21 @@ mutation: build
 # CI's fixed, seeded sample of the mutation run (a few minutes); fails when its score drops below the recorded one.
 mutation-sample: build
 	$(BIN)/python benchmarks/mutation_sample.py
+
+# Release files in dist/: the sdist, then from it the wheel with the compiled engine (cp311-...-linux_x86_64) and the
+# pure-Python wheel (py3-none-any, CCG_ENV_PURE_PYTHON=1: installs with no build step and no C compiler), each in an
+# isolated build environment (setuptools and mypy from the package index, as pyproject.toml's [build-system] pins
+# them). The stale egg-info goes first: setuptools would add the files its list remembers to the sdist.
+wheels: venv
+	rm -rf dist ccg_env.egg-info
+	$(BIN)/python -m build --outdir dist .
+	sdist_dir=$$(mktemp -d) && tar -xzf dist/ccg_env-*.tar.gz -C "$$sdist_dir" && \
+		CCG_ENV_PURE_PYTHON=1 $(BIN)/python -m build --wheel --outdir dist "$$sdist_dir"/ccg_env-*; \
+		status=$$?; rm -rf "$$sdist_dir"; exit $$status
+	ls dist
+
+# Each wheel installed into a fresh virtualenv outside the source tree (base dependencies from the package index, no C
+# compiler on PATH) and run there: import, gymnasium.make, PettingZoo's api_test, an arena, ccg-env --help, the
+# missing-extra refusal, README.md's Python blocks (tests/packaging/wheel_smoke.py). CI runs it.
+wheel-smoke: wheels
+	$(BIN)/python -m tests.packaging.wheel_smoke dist/*.whl
