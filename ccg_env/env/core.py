@@ -46,7 +46,7 @@ from typing import Any, Callable, Final, Sequence
 import numpy as np
 
 from ..engine import CardSet, Choice, Deck, Game, IllegalActionError, Result, Rules
-from ..engine.draft import Draft, DraftView, as_hero
+from ..engine.draft import DraftView, as_hero
 from ..engine.view import GameView
 from ..engine.state import TRUNCATING_RESULTS  # the turn limit and a stopped loop: one list, the engine's
 from ..engine.game_setup import (RANDOM_DECKS, packaged_deck_pool, pick_decks, resolve_cards, resolve_deck_pair,
@@ -279,15 +279,6 @@ class EnvCore:
                   log: bool | None = None) -> Match:
         """Start a match over :meth:`new_game`."""
         return Match(self.new_game(seed, decks=decks, scenario=scenario, log=log), seed)
-
-    def new_draft(self, seed: int) -> Draft:
-        """The draft a game with this seed starts with (heroes as configured, else drawn from the seed)."""
-        return Draft(self.cards, self.rules, seed, self.heroes)
-
-    def battle(self, draft: Draft, seed: int, log: bool | None = None) -> Game:
-        """The battle a finished draft deals: a normal game with the two drafted decks."""
-        return Game.new(seed, decks=draft.decks(), rules=self.rules, cards=self.cards,
-                        log=self.log if log is None else log)
 
     def view(self, game: Game, seat: int) -> GameView | DraftView:
         """What an agent deciding for ``seat`` is shown: a ``GameView``, or in a draft the seat's ``DraftView``."""

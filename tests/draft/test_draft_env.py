@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 import ccg_env
-from ccg_env.engine import Rules
+from ccg_env.engine import Game, Rules
 from ccg_env.env.core import EnvCore
 from ccg_env.env.draft_env import DRAFT_ENV_ID, CcgDraftEnv, render_draft
 from ccg_env.env.render import render_text
@@ -237,7 +237,7 @@ def test_aec_battle_after_the_draft_is_dealt_from_the_reset_seed_and_played_as_a
         raw = aec.unwrapped
         while raw.game.in_draft:
             aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
-        assert raw.game.to_json() == raw.core.battle(raw.draft, 17).to_json()
+        assert raw.game.to_json() == Game.new(17, decks=raw.draft.decks()).to_json()
         battles.append(raw.game.to_json())
         assert all((info["phase"], info["turn"]) == ("battle", raw.game.state.turn) for info in aec.infos.values())
         agent = aec.agent_selection

@@ -51,7 +51,7 @@ def test_a_draft_offers_the_cards_of_the_core_s_own_card_set(tmp_path):
     core = EnvCore(mode="draft", cards=files, heroes=("mage", "warrior"))
     offered: set[str] = set()
     for seed in range(6):
-        draft = core.new_draft(seed)
+        draft = core.new_game(seed).draft
         while not draft.is_over:
             offered.update(card.id for card in draft.offer(draft.current))
             draft.pick(0)
@@ -72,7 +72,7 @@ def test_a_refused_id_is_named_with_its_meaning_and_why_it_is_refused():
 def test_a_draft_gives_each_seat_the_hero_class_the_core_was_configured_with(heroes):
     core = EnvCore(mode="draft", heroes=heroes)
     for seed in range(6):  # a hero drawn from the seed would differ from the configured one for some seed
-        assert tuple(side.hero.value for side in core.new_draft(seed).sides) == heroes
+        assert tuple(side.hero.value for side in core.new_game(seed).draft.sides) == heroes
 
 
 @pytest.mark.parametrize("make", [list, tuple, np.array, lambda ids: np.array(ids, dtype=object)],

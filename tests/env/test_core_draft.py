@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from ccg_env.engine import Game
 from ccg_env.env.core import EnvCore
 from tests.card_files import packaged_card_files
 
@@ -70,7 +71,12 @@ def test_the_battle_is_dealt_the_drafted_decks_under_the_core_s_rules_cards_and_
         player = game.player(seat)
         assert sorted(card.definition.id for card in (*player.deck, *player.hand)) == sorted(deck.cards)
     assert bool(game.log) is log  # the core's log setting
-    assert game.to_json() == core.battle(draft, seed=3).to_json()  # dealt with the game's own seed
+    assert game.to_json() == dealt(core, draft, 3).to_json()  # dealt with the game's own seed
     assert drafted(core, 3).to_json() == game.to_json()  # the same draft and seed, the same battle
-    assert core.battle(draft, seed=12).to_json() != game.to_json()
+    assert dealt(core, draft, 12).to_json() != game.to_json()
+
+
+def dealt(core: EnvCore, draft, seed: int) -> Game:
+    """The battle ``Game.new`` deals the drafted decks with ``seed`` under the core's rules and cards."""
+    return Game.new(seed, decks=draft.decks(), rules=core.rules, cards=core.cards)
 

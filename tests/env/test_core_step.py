@@ -105,7 +105,7 @@ def test_a_draft_match_steps_its_picks_then_deals_its_battle_with_the_drafted_de
         step = core.step(match, offset)
         assert step.rewards == (0.0, 0.0) and step.result is None
     assert seats == [0, 1] * core.rules.deck_size  # seat 0 picks first in every round
-    assert match.game is game and game.to_json() == core.battle(game.draft, 4).to_json()
+    assert match.game is game and game.to_json() == Game.new(4, decks=game.draft.decks()).to_json()
     assert step.current == game.current_player
 
 

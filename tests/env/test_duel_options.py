@@ -29,7 +29,7 @@ def test_the_gym_env_plays_the_card_set_and_decks_it_was_given(tmp_path):
 def test_the_draft_setup_keeps_the_hero_classes_it_was_given():
     setup = DuelSetup.build(mode="draft", heroes=("warrior", "mage"))
     assert setup.core.heroes == (CardClass.WARRIOR, CardClass.MAGE)
-    assert [side.hero for side in setup.core.new_draft(0).sides] == [CardClass.WARRIOR, CardClass.MAGE]
+    assert [side.hero for side in setup.core.new_game(0).draft.sides] == [CardClass.WARRIOR, CardClass.MAGE]
 
 
 def test_the_batched_env_keeps_no_action_log_unless_asked():
