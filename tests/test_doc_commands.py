@@ -63,6 +63,10 @@ TRAIN_SHRINK = (("ppo_vs_heuristic", "ppo_vs_heuristic --set total_timesteps=512
                  "--set batch_size=128 --set eval_every=256 --set eval_games=14 --set eval_envs=7 "
                  "--set 'imitation={}' --set async_rollouts=false"),)
 
+#: README.md's Install commands: not run here.
+WHEELS = ("builds dist/ in the repository and installs into an environment: CI's `make wheel-smoke` builds the "
+          "wheels and installs each into a fresh virtualenv (tests/packaging/test_installed_data.py builds the pure one)")
+
 #: Every shell command of README.md and docs/ (continuation lines joined, comments dropped) and what is done with it.
 COMMANDS: dict[str, Run | NotRun] = {
     "make run": Run(shrink=(("make run", ".venv/bin/ccg-env arena --games 2 --workers 1"),),
@@ -106,6 +110,9 @@ COMMANDS: dict[str, Run | NotRun] = {
                        expect="results written to"),
     ".venv/bin/mkdocs build --strict": NotRun("builds this site from the repository's mkdocs.yml",
                                               covered_by="tests/test_docs_site.py"),
+    **{command: NotRun(WHEELS, covered_by="tests/packaging/wheel_smoke.py") for command in (
+        "make wheels", "pip install dist/ccg_env-1.0.0-cp311-cp311-linux_x86_64.whl",
+        "pip install dist/ccg_env-1.0.0-py3-none-any.whl", 'pip install "dist/ccg_env-1.0.0-py3-none-any.whl[train]"')},
 }
 
 #: Files of the user's own that docs/cards.md's first example loads.
@@ -132,6 +139,7 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
     ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
+    ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
 }
 
 #: Doc files whose blocks are run by tests of their own.
