@@ -6,6 +6,8 @@ played, so a bad file stops the command with a message naming the file (and the 
 stands for every ``*.yaml`` / ``*.yml`` file in it, in name order.
 
 - ``--cards PATH...``: card files or folders; they replace the packaged card set (add ``configs/cards`` to keep it).
+  Or, alone, a generated pool: ``--cards generated:seed=S,size=N`` (:mod:`ccg_env.engine.generated_pool`), whose
+  own decks are played when no ``--decks`` are given.
 - ``--decks DECK [DECK]``: packaged deck names, deck files, or a folder of one or two deck files; one deck is
   used by both seats; the first is seat 0's.
 - ``--rules PATH``: a rules file.
@@ -21,6 +23,7 @@ from typing import Any, Sequence
 from .engine import CardSet, Rules
 from .engine.cards import default_cards, load_cards
 from .engine.decks import Deck, default_deck_paths, resolve_deck
+from .engine.generated_pool import generated_card_set, is_generated_spec
 
 _YAML = (".yaml", ".yml")
 
@@ -28,7 +31,8 @@ _YAML = (".yaml", ".yml")
 def add_data_options(command: argparse.ArgumentParser, decks: bool = True) -> None:
     """Add ``--cards``, ``--decks`` (unless ``decks`` is False: the arena has a deck pool) and ``--rules``."""
     command.add_argument("--cards", nargs="+", metavar="PATH",
-                         help="card YAML files or folders of them, replacing the packaged cards (default: packaged)")
+                         help="card YAML files or folders of them, replacing the packaged cards, or a generated pool "
+                              "'generated:seed=S,size=N' alone (default: packaged)")
     if decks:
         command.add_argument("--decks", nargs="+", metavar="DECK",
                              help="one or two decks (seat 0's first): packaged names "
@@ -77,8 +81,7 @@ def load_game_data(cards: Sequence[str] | None = None, decks: Sequence[str] | No
             the file, item and field).
     """
     rules_set = Rules.load(_one_file(rules, "--rules")) if rules is not None else None
-    card_files = yaml_files(cards, "--cards") if cards else None
-    card_set = load_cards(card_files) if card_files else None
+    card_files, card_set = _cards(cards)
     deck_pair = None
     deck_specs: list[str] | None = None
     if decks:
@@ -89,6 +92,19 @@ def load_game_data(cards: Sequence[str] | None = None, decks: Sequence[str] | No
     sources = {"cards": [str(p) for p in card_files] if card_files else None, "decks": deck_specs,
                "rules": str(rules) if rules is not None else None}
     return GameData(rules_set, card_set, deck_pair, sources if any(sources.values()) else None)
+
+
+def _cards(cards: Sequence[str] | None) -> tuple[list[Any] | None, CardSet | None]:
+    """The ``--cards`` given (files, or a generated pool's spec alone) and the card set they load."""
+    if not cards:
+        return None, None
+    if any(is_generated_spec(text) for text in cards):
+        if len(cards) != 1:
+            raise ValueError(f"--cards: a generated pool is given alone, not with card files: {' '.join(cards)}")
+        pool = generated_card_set(cards[0])
+        return [pool.spec], pool
+    files = yaml_files(cards, "--cards")
+    return files, load_cards(files)
 
 
 def _one_file(text: str, option: str) -> Path:

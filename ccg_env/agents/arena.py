@@ -55,8 +55,9 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 from tqdm import tqdm
 
 from ccg_env.agent_api import Agent, make_agent
-from ccg_env.engine import Deck, Rules, default_cards
+from ccg_env.engine import Deck, Rules
 from ccg_env.engine.decks import default_deck_paths, resolve_deck
+from ccg_env.engine.game_setup import default_pool, resolve_cards
 from ccg_env.env.deals import deck_pairs
 from ccg_env.viewer.replay import save_replay
 
@@ -274,9 +275,9 @@ def resolve_pool(decks: Sequence[Any] | None, rules: Rules | None = None, cards:
     """
     if isinstance(decks, (str, Path, Deck)) or (decks is not None and not list(decks)):
         raise ValueError(f"the deck pool must be a non-empty list of decks, got {decks!r}")
-    specs = list(default_deck_paths()) if decks is None else list(decks)
     rules = rules or Rules.load()
-    cards = cards if cards is not None else default_cards()
+    cards = resolve_cards(cards)
+    specs = default_pool(cards, rules) if decks is None else list(decks)
     pool: list[Deck] = []
     for spec in specs:
         label = deck_label(spec)
@@ -298,7 +299,8 @@ def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict
     for agent, name in zip(agents, names):
         agent.name = name
     _WORKER["agents"] = agents
-    _WORKER["runner"] = MatchRunner(**runner_kwargs)
+    pair = {"decks": (pool[0], pool[-1])} if pool else {}  # the runner's own default pair may not fit the cards
+    _WORKER["runner"] = MatchRunner(**runner_kwargs, **pair)
     _WORKER["pool"] = list(pool)
     _WORKER["saves"] = saves or {}
 
@@ -417,7 +419,7 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
     full = schedule(len(names), games_per_pair, seed, len(pool))
     saves: dict[int, tuple[str, dict[str, Any]]] = {}
     if save_games and out_dir is not None:
-        specs = list(default_deck_paths()) if decks is None else list(decks)
+        specs = default_pool(resolve_cards(cards), rules or Rules.load()) if decks is None else list(decks)
         saves = sample_games(full, names, games_per_pair, save_games, Path(out_dir) / "games",
                              [deck_source(spec) for spec in specs], sources)
     init_args = (list(agents), names, {"rules": rules, "cards": cards}, pool, saves)

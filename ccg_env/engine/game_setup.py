@@ -13,6 +13,7 @@ from typing import Any, Final, Sequence
 
 from .cards import CardSet, default_cards, load_cards
 from .decks import Deck, default_deck_paths, resolve_deck
+from .generated_pool import GeneratedCardSet, generated_card_set, is_generated_spec
 from .rules import Rules
 
 #: The decks of a game when none are given: seat 0 plays the first.
@@ -39,22 +40,31 @@ def resolve_rules(rules: object = None, turn_limit: int | None = None) -> Rules:
 
 
 def resolve_cards(cards: CardSet | str | Path | Sequence[str | Path] | None = None) -> CardSet:
-    """A card set from a ``CardSet``, one YAML path, a list of paths, or None (the packaged cards)."""
+    """A card set from a ``CardSet``, one YAML path, a list of paths, a generated-pool spec
+    (``"generated:seed=S,size=N"``, alone or as the list's only item) or None (the packaged cards)."""
     if cards is None:
         return default_cards()
     if isinstance(cards, CardSet):
         return cards
+    if is_generated_spec(cards):
+        return generated_card_set(str(cards))
     if isinstance(cards, (str, Path)):
         return load_cards([cards])
     try:
         paths = list(cards)
     except TypeError:  # not iterable (a number, for example)
         raise TypeError(f"cards: expected a CardSet, a card YAML path or a list of paths, got {cards!r}") from None
+    if any(is_generated_spec(path) for path in paths):
+        if len(paths) != 1:
+            raise ValueError(f"cards: a generated pool ('generated:seed=S,size=N') is given alone, not with other "
+                             f"card files: {paths!r}")
+        return generated_card_set(str(paths[0]))
     return load_cards(paths)
 
 
 def resolve_deck_pair(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, Deck]:
-    """The two seats' decks from two specs (Deck objects, packaged names or YAML paths); None: the defaults.
+    """The two seats' decks from two specs (Deck objects, packaged names or YAML paths); None: the defaults (for a
+    generated pool, the first two of its decks).
 
     Raises:
         ValueError: not exactly two decks (a single deck given alone is named in the message).
@@ -62,6 +72,8 @@ def resolve_deck_pair(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, D
     if isinstance(decks, (str, Path, Deck)):
         raise ValueError(f"a game needs exactly two decks, got the single deck {str(decks)!r}; "
                          f"pass a pair such as [{str(decks)!r}, {str(decks)!r}]")
+    if decks is None and isinstance(cards, GeneratedCardSet):
+        decks = cards.decks(rules)[:2]
     specs = list(DEFAULT_DECKS if decks is None else decks)
     if len(specs) != 2:
         raise ValueError(f"a game needs exactly two decks, got {len(specs)}")
@@ -69,8 +81,17 @@ def resolve_deck_pair(decks: Any, cards: CardSet, rules: Rules) -> tuple[Deck, D
 
 
 def packaged_deck_pool(cards: CardSet, rules: Rules) -> tuple[Deck, ...]:
-    """Every packaged deck, in name order: what ``decks="random"`` draws from."""
+    """Every packaged deck, in name order: what ``decks="random"`` draws from (a generated pool's own decks)."""
+    if isinstance(cards, GeneratedCardSet):
+        return cards.decks(rules)
     return tuple(resolve_deck(name, cards, rules) for name in default_deck_paths())
+
+
+def default_pool(cards: CardSet, rules: Rules) -> list[Deck | str]:
+    """The deck pool when none is given: a generated pool's own decks, else every packaged deck's name."""
+    if isinstance(cards, GeneratedCardSet):
+        return list(cards.decks(rules))
+    return list(default_deck_paths())
 
 
 def pick_decks(pool: Sequence[Deck], seed: int) -> tuple[Deck, Deck]:

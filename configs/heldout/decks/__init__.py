@@ -1,0 +1,1 @@
+"""Decks of the held-out cards (ccg_env.configs.heldout.decks)."""
