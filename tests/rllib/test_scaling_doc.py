@@ -29,7 +29,7 @@ def test_the_launcher_yaml_fits_rays_schema_and_ships_the_wheel_and_the_token():
     validate_config(prepare_config(config))
     mounts = config["file_mounts"]
     assert mounts["/home/ubuntu/ccg-env/dist"] == "./dist" and mounts["/home/ubuntu/.ray/auth_token"]
-    assert any("ccg_env-*.whl)[rllib]" in command for command in config["setup_commands"])
+    assert any("ccg_env-*-linux_x86_64.whl)[rllib]" in command for command in config["setup_commands"])  # compiled
     for key in ("head_start_ray_commands", "worker_start_ray_commands"):
         assert any(command.startswith("RAY_AUTH_MODE=token ") for command in config[key]), key
     with pytest.raises(Exception, match="setup_comands"):  # the check refuses what Ray would refuse
