@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_arena(commands)
+    _add_ladder(commands)
     _add_balance(commands)
     _add_play(commands)
     _add_train(commands)
@@ -150,6 +151,35 @@ def _add_balance(commands: argparse._SubParsersAction) -> None:
     balance.add_argument("--json", metavar="PATH", help="also write the figures and every game to this JSON file")
     balance.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_data_options(balance, decks=False)  # --decks above: a pool of decks
+
+
+def _add_ladder(commands: argparse._SubParsersAction) -> None:
+    ladder = _command(commands, "ladder", "Rate an agent on the benchmark's fixed scale: play it against every member "
+                                          "of the frozen reference pool (random, heuristic, search at 8, 48 and 192 "
+                                          "iterations, the shipped model) on the arena's deals, each from both seats, "
+                                          "and fit its rating with the pool's held fixed; win rates with per-deal "
+                                          "intervals, deal categories, decision times, JSON/CSV, a table and a plot.")
+    ladder.add_argument("agent", metavar="AGENT",
+                        help="an agent spec as the arena takes it (heuristic, search:iterations=48, "
+                             "learned:path=m.ccgmodel, an entry-point agent) or a model file (.ccgmodel, .ccgrllib)")
+    ladder.add_argument("--quick", action="store_true",
+                        help="play the pool's quick game counts (about a seventh of the games: a wider interval)")
+    ladder.add_argument("--games", type=positive_int, default=None, metavar="N",
+                        help="play N games against every member instead of the pool's counts")
+    ladder.add_argument("--leaderboard", metavar="FILE", default=None,
+                        help="add the agent's row to this Markdown leaderboard (created with its header if absent)")
+    ladder.add_argument("--pool", metavar="FILE", default=None, help="a pool file (default: the packaged pool)")
+    ladder.add_argument("--seed", type=int, default=None,
+                        help="first deal seed (default: 1000000, deals the pool's fit did not play)")
+    ladder.add_argument("--time-limit", type=positive_seconds, default=1.0, metavar="SECONDS",
+                        help="per-decision time limit of AGENT: decisions over it are counted (not forfeited)")
+    ladder.add_argument("--workers", type=positive_int, default=2, help="worker processes (1 = play in this process)")
+    ladder.add_argument("--bootstrap-samples", type=positive_int, default=1000, metavar="N",
+                        help="bootstrap resamples of the deals for the rating's interval")
+    ladder.add_argument("--out-dir", default="ladder_results",
+                        help="folder for results.json, members.csv, ladder.txt and ladder.png")
+    ladder.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    _add_trust_model(ladder)
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -369,6 +399,28 @@ def run_arena(args: argparse.Namespace) -> int:
         folders = list(dict.fromkeys(str(Path(path).parent) for path in result.replays))
         print(f"sample games (the first {min(args.save_games, args.games)} of each pair) written to "
               f"{', '.join(f'{folder}/' for folder in folders)}; open one with: {view_command(result.replays[0])}")
+    return 0
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    from ccg_env.agents.arena import build_agent
+    from ccg_env.agents.ladder import LADDER_SEED, ladder_agent_spec, run_ladder as play_ladder
+    from ccg_env.agents.ladder_report import LADDER_FILES, append_leaderboard
+
+    for option, path in (("--out-dir", args.out_dir), ("--leaderboard", args.leaderboard)):
+        if path is not None and Path(path).exists() and Path(path).is_dir() == (option == "--leaderboard"):
+            raise ValueError(f"{option} {path!r} is a {'folder' if option == '--leaderboard' else 'file'}")
+    spec = ladder_agent_spec(args.agent)
+    spec = with_trust([spec])[0] if args.trust_model else spec
+    build_agent(spec)  # a bad spec or model file stops here, before any game
+    result = play_ladder(spec, pool=args.pool, quick=args.quick, games=args.games,
+                         seed=LADDER_SEED if args.seed is None else args.seed, workers=args.workers,
+                         time_limit=args.time_limit, progress=not args.no_progress,
+                         bootstrap_samples=args.bootstrap_samples, out_dir=args.out_dir)
+    print(result.table())
+    print(f"\nresults written to {args.out_dir}/ ({', '.join(LADDER_FILES)})")
+    if args.leaderboard:
+        print(f"leaderboard row added to {args.leaderboard}: {append_leaderboard(result, args.leaderboard)}")
     return 0
 
 
@@ -648,9 +700,9 @@ def _build_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"arena": run_arena, "balance": run_balance, "play": run_play, "train": run_train, "evaluate": run_evaluate,
-            "bench": run_bench, "replay": run_replay, "view": run_view, "serve": run_serve, "model": run_model,
-            "deck": run_deck}
+COMMANDS = {"arena": run_arena, "balance": run_balance, "ladder": run_ladder, "play": run_play, "train": run_train,
+            "evaluate": run_evaluate, "bench": run_bench, "replay": run_replay, "view": run_view, "serve": run_serve,
+            "model": run_model, "deck": run_deck}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
