@@ -28,7 +28,7 @@ from .vocabulary import KEYWORD_NAMES, Alliance, CardType, EffectKind, Selector,
 MAX_COST: Final = 10
 #: Points per point of an effect's amount.
 PER_AMOUNT: Final[Mapping[EffectKind, float]] = {
-    EffectKind.DAMAGE: 1.5, EffectKind.HEAL: 0.5, EffectKind.DRAW: 3.0, EffectKind.GAIN_ARMOR: 1.0,
+    EffectKind.DAMAGE: 1.25, EffectKind.HEAL: 0.5, EffectKind.DRAW: 2.5, EffectKind.GAIN_ARMOR: 0.75,
     EffectKind.GAIN_MANA: 1.5,
 }
 #: Points of an effect with no amount.
@@ -36,15 +36,15 @@ FLAT: Final[Mapping[EffectKind, float]] = {
     EffectKind.DESTROY: 5.0, EffectKind.FREEZE: 1.0, EffectKind.GIVE_KEYWORD: 1.5,
 }
 #: Points a keyword adds to a minion, flat and per point of attack.
-KEYWORD_FLAT: Final[Mapping[str, float]] = {"taunt": 1.0, "poisonous": 2.0, "stealth": 0.5, "freeze": 0.5}
+KEYWORD_FLAT: Final[Mapping[str, float]] = {"taunt": 1.5, "poisonous": 2.0, "stealth": 0.5, "freeze": 0.5}
 KEYWORD_PER_ATTACK: Final[Mapping[str, float]] = {
-    "charge": 1.0, "divine_shield": 1.0, "windfury": 0.5, "lifesteal": 0.5,
+    "charge": 1.25, "divine_shield": 1.0, "windfury": 0.5, "lifesteal": 0.5,
 }
 #: How much a selector scales an ability: several characters at once, the enemy hero only, random picks.
 SELECTOR_SCALE: Final[Mapping[str, float]] = {
     "one": 1.0,  # a chosen target, the card itself, a hero, the trigger's card
-    "enemy_hero": 0.7,  # damage that can only go face
-    "all_one_side": 2.5,  # every enemy (or every friendly) character or minion
+    "enemy_hero": 0.9,  # damage that can only go face
+    "all_one_side": 1.75,  # every enemy (or every friendly) character or minion
     "all_both_sides": 1.0,  # every minion of both sides: it hurts (or helps) the owner too
     "random_each": 0.8,  # per random pick
 }
@@ -52,11 +52,11 @@ SELECTOR_SCALE: Final[Mapping[str, float]] = {
 TRIGGER_SCALE: Final[Mapping[Trigger, float]] = {
     Trigger.BATTLECRY: 1.0, Trigger.DEATHRATTLE: 0.75, Trigger.TURN_END: 1.0, Trigger.TURN_START: 0.75,
     Trigger.SPELL_CAST: 0.75, Trigger.CARD_PLAYED: 0.75, Trigger.MINION_SUMMONED: 0.75,
-    Trigger.SELF_DAMAGED: 0.5, Trigger.SECRET_HERO_ATTACKED: 0.75, Trigger.SECRET_MINION_ATTACKED: 0.75,
-    Trigger.SECRET_MINION_PLAYED: 0.75, Trigger.SECRET_SPELL_CAST: 0.75,
+    Trigger.SELF_DAMAGED: 0.5, Trigger.SECRET_HERO_ATTACKED: 0.5, Trigger.SECRET_MINION_ATTACKED: 0.5,
+    Trigger.SECRET_MINION_PLAYED: 0.5, Trigger.SECRET_SPELL_CAST: 0.5,
 }
 #: Points a secret adds for being hidden.
-SECRET_BONUS: Final = 1.0
+SECRET_BONUS: Final = 0.0
 
 
 def fair_power(cost: int) -> int:

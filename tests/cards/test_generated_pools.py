@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -97,9 +98,10 @@ def test_the_cost_model_prices_the_vanilla_test_and_known_cards():
     cards = default_cards()
     assert [fair_cost(p) for p in (1, 3, 5, 6, 9, 21, 40)] == [0, 1, 2, 3, 4, 10, 10]
     assert model_cost(cards["chillwind_yeti"], cards) == 4  # 4/5: 9 = 2 x 4 + 1
-    assert model_cost(cards["fireball"], cards) == 4  # 6 damage x 1.5
-    assert model_cost(cards["wolfrider"], cards) == 3  # 3/1 charge: 4 + 3
-    assert card_power(cards["arcane_intellect"], cards) == 6.0
+    assert model_cost(cards["fireball"], cards) == 3  # 6 damage x 1.25 = 7.5
+    assert model_cost(cards["wolfrider"], cards) == 3  # 3/1 charge: 4 + 3 x 1.25
+    assert card_power(cards["arcane_intellect"], cards) == 5.0  # 2 cards x 2.5
+    assert card_power(cards["consecration"], cards) == 2 * 1.25 * 1.75  # 2 damage to every enemy
 
 
 def test_a_game_and_an_env_given_a_pool_play_its_own_decks():
@@ -188,3 +190,42 @@ def test_the_arena_plays_the_heldout_cards(tmp_path, capsys):
     assert cli.main(["arena", "--cards", str(HELDOUT / "cards.yaml"), "--decks", *decks, "--agents", "heuristic",
                      "random", "--games", "4", "--workers", "1", "--out-dir", str(tmp_path), "--no-progress"]) == 0
     assert "heuristic" in capsys.readouterr().out
+
+
+def _fairness_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generated_fairness", config_dir().parent / "benchmarks" /
+                                                  "generated_fairness.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generated_fairness"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fairness_figures_of_known_games():
+    fairness = _fairness_script()
+    args = fairness.Args(pools=1, first_seed=4, size=30, min_sides=2)
+    card = next(c for c in generated_card_set("generated:seed=4,size=30").values() if c.id == "gen_0")
+    sides = [fairness.Side(4, ("gen_0", "gen_1"), ("gen_0",), 1.0), fairness.Side(4, ("gen_0",), ("gen_0",), 0.5),
+             fairness.Side(4, ("gen_0", "gen_1"), (), 0.0), fairness.Side(4, ("gen_0", "gen_1"), ("gen_1",), 0.0)]
+    rows = {row["card"]: row for row in fairness.card_figures(sides, args)}
+    assert rows["gen_0"]["play_rate"] == 0.5 and rows["gen_0"]["contribution"] == 0.75  # (1 + 0.5) / 2 - 0
+    assert rows["gen_1"]["held"] == 3 and rows["gen_1"]["contribution"] is None  # played by one side only
+    assert rows["gen_0"]["kinds"] == fairness.kinds(card) and f"type {card.card_type.value}" in rows["gen_0"]["kinds"]
+    average, table = fairness.kind_table(list(rows.values()))
+    assert average == 0.75 and all(line["excess"] == 0.0 for line in table)
+
+
+def test_the_fairness_script_runs_on_a_tiny_budget(tmp_path):
+    out = tmp_path / "fair.json"
+    done = subprocess.run([sys.executable, str(config_dir().parent / "benchmarks" / "generated_fairness.py"),
+                           "--pools", "1", "--size", "30", "--games-per-pair", "1", "--min-sides", "3",
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "49 games over 1 pools of 30 cards" in done.stdout and "verdict" in done.stdout
+    figures = json.loads(out.read_text())
+    assert figures["games"] == 49 and all(0 <= row["play_rate"] <= 1 for row in figures["cards"])
+    bad = subprocess.run([sys.executable, str(config_dir().parent / "benchmarks" / "generated_fairness.py"),
+                          "--pools", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--pools" in bad.stderr.strip().splitlines()[-1]
