@@ -70,7 +70,7 @@ def test_every_docs_page_is_built(site):
     ("api/env-core", ["ccg_env.env.core.EnvCore", "ccg_env.env.core.Step"]),
     ("api/engine", ["ccg_env.engine.game.Game"]),
     ("api/agents", ["ccg_env.agent_api.make_agent", "ccg_env.agents.heuristic"]),
-    ("api/arena", ["ccg_env.agents.arena.run_tournament", "ccg_env.agents.stats"]),
+    ("api/arena", ["ccg_env.agents.arena.run_tournament", "ccg_env.agents.stats", "ccg_env.agents.ladder.run_ladder"]),
     ("api/models", ["ccg_env.saved_policy.load_model", "ccg_env.model_file.read_metadata"]),
 ])
 def test_the_api_reference_documents_the_public_api(site, page, names):
