@@ -4,13 +4,17 @@ Usage::
 
     python benchmarks/fuzz.py --actions 1000000 --seed 0 --workers 2
     python benchmarks/fuzz.py --cards random --actions 100000   # randomly generated card definitions
+    python benchmarks/fuzz.py --cards generated --actions 100000   # the card generator's pools and decks
     python benchmarks/fuzz.py --mode draft --actions 300000     # random drafts, then random battles
     python benchmarks/fuzz.py --replay fuzz-failures/1234.json
 
 With ``--cards random`` every game plays its own card set, generated from the seed over the whole card
 vocabulary (every card type, trigger, effect, selector, mark, filter and keyword; some sets also get cards
 that loop on purpose), with random decks of it, in random play: a user's cards must not crash or hang the
-engine. Each ``apply`` is bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and
+engine. These cards are hostile on purpose (any cost, odd marks and zones, amounts at the cap), so they have a
+generator of their own here. With ``--cards generated`` every ten games share a pool of the product's card
+generator (``generated:seed=S,size=N``, :mod:`ccg_env.engine.generated_pool`, sizes 20 to 80) and play two of
+its own decks drawn with the game's seed, random and heuristic play as with the packaged cards. Each ``apply`` is bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and
 set off at most the action system's ``MAX_ACTIONS_PER_ROOT`` actions; looping games end as ``loop``.
 
 With ``--mode draft`` every game starts with a draft (:mod:`ccg_env.engine.draft`) from its seed: both seats pick
@@ -74,6 +78,8 @@ from ccg_env.engine.action_system import MAX_ACTIONS_PER_ROOT
 from ccg_env.engine.cards import CardLoopWarning, CardSet
 from ccg_env.engine.choices import END_TURN, to_action
 from ccg_env.engine.decks import Deck, default_deck_paths, resolve_deck
+from ccg_env.engine.game_setup import pick_decks
+from ccg_env.engine.generated_pool import generated_card_set, spec_text
 from ccg_env.engine.targeting import PREDICATES
 from ccg_env.engine.vocabulary import KEYWORD_NAMES, SECRET_TRIGGERS, CardClass, EffectKind, Selector, Trigger
 from ccg_env.engine.invariants import InvariantMonitor
@@ -93,7 +99,7 @@ class FuzzConfig:
     restore_rate: float = 0.01  # positions after which play goes on with a JSON copy or a clone
     max_steps: int = 20_000  # a game longer than this never ends: a failure
     out_dir: str | None = str(DEFAULT_OUT)  # None: do not write failure files
-    cards: str = "packaged"  # "packaged" decks and cards, or "random" card definitions per game
+    cards: str = "packaged"  # "packaged" decks and cards, "random" card definitions per game, or "generated" pools
     mode: str = "duel"  # "duel" (given decks) or "draft" (random drafts, then random battles)
 
 
@@ -123,7 +129,7 @@ class GamePlan:
     policy: str  # "random" or "heuristic"
     log: bool
     rules: str = "default"  # a key of RULE_VARIANTS
-    cards: str = "packaged"  # or "random": a card set and two decks generated from the seed
+    cards: str = "packaged"  # or "random": a card set and two decks generated from the seed; or "generated"
     #: the hero class each seat plays when its deck is neutral (neutral cards go in any class's deck), so that
     #: every hero power is fuzzed; a class deck keeps its own hero
     heroes: tuple[str, str] = ("neutral", "neutral")
@@ -137,6 +143,10 @@ class GamePlan:
         rules = self.game_rules
         if decks is not None:
             return Game.new(seed=self.seed, decks=list(decks), rules=rules, log=self.log)
+        if self.cards == "generated":
+            pool = generated_card_set(spec_text(self.seed // 10, 20 + (self.seed // 10) % 61))
+            return Game.new(seed=self.seed, decks=list(pick_decks(pool.decks(rules), self.seed)), rules=rules,
+                            cards=pool, log=self.log)
         if self.cards == "random":
             cards = random_card_set(self.seed)
             return Game.new(seed=self.seed, decks=random_decks(self.seed, cards), rules=rules, cards=cards,
@@ -161,6 +171,9 @@ def plan_game(seed: int, cards: str = "packaged", mode: str = "duel") -> GamePla
     if cards == "random":
         return GamePlan(seed, ("random", "random"), "random", log=seed % 2 == 0,
                         rules="tight" if seed % 5 == 4 else "default", cards="random")
+    if cards == "generated":
+        return GamePlan(seed, ("generated", "generated"), "heuristic" if seed % 2 else "random",
+                        log=seed % 4 < 2, rules="tight" if seed % 5 == 4 else "default", cards="generated")
     decks = (rng.choice(names), rng.choice(names))
     heroes = (rng.choice(_HERO_CLASSES), rng.choice(_HERO_CLASSES))
     return GamePlan(seed, decks, "heuristic" if seed % 2 else "random", log=seed % 4 < 2,
@@ -769,8 +782,10 @@ def report(totals: Totals, seconds: float) -> str:
              f"results: {dict(totals.results)}", f"policies: {dict(totals.policies)}",
              f"rules: {dict(totals.rules)}",
              f"deck pairs covered: {len(totals.deck_pairs)} of {len(default_deck_paths()) ** 2}"
-             if totals.deck_pairs not in ({("random", "random")}, {("draft", "draft")})
+             if totals.deck_pairs not in ({("random", "random")}, {("draft", "draft")}, {("generated", "generated")})
              else "decks: drafted per game" if totals.deck_pairs == {("draft", "draft")}
+             else "cards: a generated pool and two of its decks per ten games"
+             if totals.deck_pairs == {("generated", "generated")}
              else "cards: a generated card set and decks per game",
              f"sampled checks: {dict(totals.checks)}",
              f"slowest apply: {totals.slowest_apply_ms:.1f} ms; most actions set off by one apply (logged games): "
@@ -790,8 +805,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of positions where every action id is tried on a clone")
     parser.add_argument("--round-trip-rate", type=float, default=FuzzConfig.round_trip_rate,
                         help="share of positions checked through to_json/from_json and clone()")
-    parser.add_argument("--cards", choices=("packaged", "random"), default="packaged",
-                        help="play the packaged decks, or a randomly generated card set and decks per game")
+    parser.add_argument("--cards", choices=("packaged", "random", "generated"), default="packaged",
+                        help="play the packaged decks, a hostile random card set and decks per game, or the card "
+                             "generator's pools (generated:seed=S,size=N) with their own decks")
     parser.add_argument("--mode", choices=("duel", "draft"), default="duel",
                         help="duel: play given decks; draft: random drafts (picks counted as actions), then "
                              "random battles with the drafted decks")
@@ -802,8 +818,8 @@ def main(argv: list[str] | None = None) -> int:
         game = replay(args.replay)
         print(f"replayed {args.replay} without a failure: {game!r}")
         return 0
-    if args.mode == "draft" and args.cards == "random":
-        parser.error("--mode draft drafts from the packaged cards: leave out --cards random")
+    if args.mode == "draft" and args.cards != "packaged":
+        parser.error(f"--mode draft drafts from the packaged cards: leave out --cards {args.cards}")
     config = FuzzConfig(args.exhaustive_rate, args.round_trip_rate, out_dir=args.out, cards=args.cards,
                         mode=args.mode)
     print(f"engine build: {ENGINE_BUILD}")

@@ -229,3 +229,16 @@ def test_the_fairness_script_runs_on_a_tiny_budget(tmp_path):
     bad = subprocess.run([sys.executable, str(config_dir().parent / "benchmarks" / "generated_fairness.py"),
                           "--pools", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--pools" in bad.stderr.strip().splitlines()[-1]
+
+
+def test_a_bounded_fuzz_run_over_generated_pools_is_clean(tmp_path):
+    """The fuzzer's every check (invariants, mask against apply, JSON round trips) on generated pools and decks."""
+    from tests.reliability.fuzzing import fuzz
+
+    config = fuzz.FuzzConfig(exhaustive_rate=0.03, round_trip_rate=0.1, restore_rate=0.03, out_dir=str(tmp_path),
+                             cards="generated")
+    totals = fuzz.run(actions=3_000, seed=50_000, workers=1, config=config, progress=False)
+    assert totals.failures == [], fuzz.report(totals, 1.0)
+    assert totals.actions >= 3_000 and totals.deck_pairs == {("generated", "generated")}
+    assert totals.policies["random"] > 5 and totals.policies[fuzz.heuristic_name()] > 5
+    assert totals.checks["exhaustive"] > 20 and totals.checks["round_trips"] > 100
