@@ -108,6 +108,14 @@ COMMANDS: dict[str, Run | NotRun] = {
     ".venv/bin/ccg-env arena --agents search:iterations=768,name=search768 search heuristic --games 196 "
     "--workers 2": Run(shrink=(("iterations=768", "iterations=16"), ("--games 196", "--games 2"), ONE_WORKER),
                        expect="results written to"),
+    ".venv/bin/ccg-env arena --cards generated:seed=7,size=60 --agents heuristic random --games 98 --workers 1": Run(
+        shrink=(("--games 98", "--games 2"),), expect="results written to"),
+    ".venv/bin/ccg-env arena --cards configs/heldout/cards.yaml --decks configs/heldout/decks/mage.yaml "
+    "configs/heldout/decks/warrior.yaml --agents heuristic random --games 8 --workers 1": Run(
+        shrink=(("--games 8", "--games 2"),), expect="results written to"),
+    ".venv/bin/python benchmarks/generated_fairness.py --pools 8 --size 60 --games-per-pair 10 --workers 2": NotRun(
+        "the fairness measurement (2 minutes); its figures from known games and a tiny run are tested",
+        covered_by="tests/cards/test_generated_pools.py"),
     ".venv/bin/mkdocs build --strict": NotRun("builds this site from the repository's mkdocs.yml",
                                               covered_by="tests/test_docs_site.py"),
     **{command: NotRun(WHEELS, covered_by="tests/packaging/wheel_smoke.py") for command in (
@@ -139,6 +147,7 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
     ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
+    ("docs/generated-cards.md", 'pool = resolve_cards("generated:seed=7,size=60")'): Run(),
     ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
 }
 
