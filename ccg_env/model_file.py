@@ -216,7 +216,7 @@ def check_spec_agrees(spec: Any, observation_size: int, card_ids: Any, where: st
     if spec.size != observation_size:
         raise ModelFileError(f"{where}: observation_spec: its pieces make {spec.size} values but observation_size "
                              f"is {observation_size}")
-    if card_ids is not None and list(spec.card_ids) != list(card_ids):
+    if card_ids is not None and spec.card_ids and list(spec.card_ids) != list(card_ids):  # none: card_ids=False
         raise ModelFileError(f"{where}: observation_spec: its card ids differ from the file's card_ids")
 
 

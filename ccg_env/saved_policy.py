@@ -99,20 +99,31 @@ def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict 
                          **env_record())
 
 
+#: The observation layout options a saved policy's observation is matched against, in order.
+LAYOUT_OPTIONS = ({}, {"card_features": True}, {"card_features": True, "card_ids": False})
+
+
 def observation_spec_of(rules: Any, cards: Any, size: int) -> Any:
     """The spec of the observation of ``size`` entries that ``rules`` and ``cards`` make: the duel's or the draft
-    mode's; ModelFileError when neither has that size."""
+    mode's, with the default layout or one of the card-feature layouts (:data:`LAYOUT_OPTIONS`); ModelFileError
+    when none has that size."""
     from .env.draft_observation import DraftEncoder
     from .env.observation import ObservationEncoder
 
-    battle = ObservationEncoder(rules, cards)
-    if battle.size == size:
-        return battle.spec
-    draft = DraftEncoder(battle, rules)
-    if draft.size == size:
-        return draft.spec
+    sizes = []
+    for options in LAYOUT_OPTIONS:
+        try:
+            battle = ObservationEncoder(rules, cards, **options)
+        except ValueError:  # a card set the card features refuse
+            continue
+        layouts = [battle, DraftEncoder(battle, rules)] if battle.card_ids else [battle]
+        for layout in layouts:
+            if layout.size == size:
+                return layout.spec
+        sizes.append(" or ".join(str(layout.size) for layout in layouts))
     raise ModelFileError(f"the policy reads observations of {size} entries, but its rules and card set make "
-                         f"{battle.size} (duel) or {draft.size} (draft): pass the rules and cards it was trained on")
+                         f"{sizes[0]} (duel or draft; with card features {', '.join(sizes[1:])}): pass the rules "
+                         f"and cards it was trained on")
 
 
 def weights_bytes(policy: Any) -> bytes:

@@ -147,6 +147,7 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
     ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
+    ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
     ("docs/generated-cards.md", 'pool = resolve_cards("generated:seed=7,size=60")'): Run(),
     ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
 }

@@ -375,7 +375,8 @@ def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool, *, i
 def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 0, workers: int = 2,
                    out_dir: str | None = None, *, progress: bool = True, rules: Any = None, cards: Any = None,
                    decks: Sequence[Any] | None = None, save_games: int = 0,
-                   sources: dict[str, Any] | None = None, mode: str = "duel") -> TournamentResult:
+                   sources: dict[str, Any] | None = None, mode: str = "duel", card_features: bool = False,
+                   card_ids: bool = True) -> TournamentResult:
     """Play a seeded round-robin over a deck pool and return its results (also saved to ``out_dir`` when given).
 
     Args:
@@ -395,6 +396,8 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
             ``ccg-env play --save`` does (:attr:`ccg_env.cli_data_options.GameData.sources`).
         mode: ``"duel"`` (default) or ``"draft"``: draft matches (see the module documentation; no deck pool and
             no sample games).
+        card_features, card_ids: duel mode: the observation's layout options, as the envs' (the agents'
+            observations; a learned agent's model must have been trained with the same).
 
     Raises:
         ValueError: fewer than two agents, an unknown agent or deck, an empty pool, a deck given twice, or
@@ -422,7 +425,8 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
         specs = default_pool(resolve_cards(cards), rules or Rules.load()) if decks is None else list(decks)
         saves = sample_games(full, names, games_per_pair, save_games, Path(out_dir) / "games",
                              [deck_source(spec) for spec in specs], sources)
-    init_args = (list(agents), names, {"rules": rules, "cards": cards}, pool, saves)
+    layout = {"card_features": card_features, "card_ids": card_ids}
+    init_args = (list(agents), names, {"rules": rules, "cards": cards, **layout}, pool, saves)
     records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
     labels = [deck.name for deck in pool]
     config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "decks": labels,

@@ -24,6 +24,8 @@ given) and the card set from the ``cards`` option (the packaged cards by default
 set it was trained on: another card set is refused with an error naming both; so is an observation or action
 mask of another size than the model's. A file that records its observation spec is also compared, at the first
 observation, with the spec of the game's rules and card set: a new card, keyword or piece size is refused by name.
+The encoder the agent compares and scales with has the layout options its model's spec records (``card_features``,
+``card_ids``), so the game must be played with the same options (the env's, the arena's ``card_features``).
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ class LearnedAgent:
         if sizes not in self._fitted:
             encoder = self._encoder(rules, obs.size)
             model.check_fits(observation_size=obs.size, action_size=len(action_mask),
-                             spec=encoder.spec if encoder.size == obs.size else None)
+                             spec=encoder.spec if encoder.size == obs.size else self._game_spec(rules, obs.size))
             self._fitted.add(sizes)
         if self.normalize:
             obs = obs * self._scale(rules, obs.size)
@@ -138,11 +140,32 @@ class LearnedAgent:
         the draft mode's when the observation has its size."""
         encoder = self._encoders.get((rules, size))
         if encoder is None:
-            encoder = observation_encoder(rules, self.cards)
+            options = self._layout_options()
+            encoder = observation_encoder(rules, self.cards, **options)
             if encoder.size != size:  # a draft-mode observation: the battle's pieces, then the draft's
-                encoder = observation_encoder(rules, self.cards, draft=True)
+                encoder = observation_encoder(rules, self.cards, draft=True, **options)
             self._encoders[(rules, size)] = encoder
         return encoder
+
+    def _game_spec(self, rules: Any, size: int) -> Any:
+        """The spec of the layout (default or with card features, duel or draft) whose observation has ``size``
+        entries with ``rules`` and the agent's card set, to name what differs from the model's; None if none has."""
+        from ccg_env.engine.game_setup import resolve_cards, resolve_rules
+        from ccg_env.model_file import ModelFileError
+        from ccg_env.saved_policy import observation_spec_of
+
+        try:
+            return observation_spec_of(resolve_rules(rules), resolve_cards(self.cards), size)
+        except ModelFileError:
+            return None
+
+    def _layout_options(self) -> dict[str, bool]:
+        """The observation options of the model's recorded spec: card features when it has feature columns, card
+        ids when it has card ids (the defaults for a model without a spec)."""
+        spec = getattr(self._model.metadata, "observation_spec", None) if self._model is not None else None
+        if not isinstance(spec, dict):
+            return {}
+        return {"card_features": bool(spec.get("card_features")), "card_ids": bool(spec.get("card_ids"))}
 
     def _scale(self, rules: Any, size: int) -> np.ndarray:
         """The observation scale of ``rules`` (None: the packaged rules) and the agent's card set."""
@@ -257,19 +280,19 @@ def load_rllib(path: Path) -> LoadedModule:
     return LoadedModule(module, None, path)
 
 
-def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False) -> np.ndarray:
+def observation_scale(rules: Any = None, cards: Any = None, draft: bool = False, **options: bool) -> np.ndarray:
     """``ObservationEncoder(rules, cards).scale`` (what normalized envs multiply by); None means packaged.
     ``draft``: the scale of the draft mode's observation (:class:`ccg_env.env.draft_observation.DraftEncoder`)."""
-    return observation_encoder(rules, cards, draft).scale
+    return observation_encoder(rules, cards, draft, **options).scale
 
 
-def observation_encoder(rules: Any = None, cards: Any = None, draft: bool = False) -> Any:
-    """``ObservationEncoder(rules, cards)``, or with ``draft`` the draft mode's encoder over it; None means
-    packaged."""
+def observation_encoder(rules: Any = None, cards: Any = None, draft: bool = False, **options: bool) -> Any:
+    """``ObservationEncoder(rules, cards, **options)``, or with ``draft`` the draft mode's encoder over it; None means
+    packaged. ``options``: the encoder's layout options (``card_features``, ``card_ids``)."""
     from ccg_env.engine.game_setup import resolve_cards, resolve_rules
     from ccg_env.env.draft_observation import DraftEncoder
     from ccg_env.env.observation import ObservationEncoder
 
     rules, cards = resolve_rules(rules), resolve_cards(cards)
-    battle = ObservationEncoder(rules, cards)
+    battle = ObservationEncoder(rules, cards, **options)
     return DraftEncoder(battle, rules) if draft else battle

@@ -60,11 +60,15 @@ class MatchRunner:
         mode: ``"draft"``: each game (without a given game or decks) starts with a draft of both decks from the
             game's seed (``Game.new_draft``), each agent picking its seat's cards as it makes any other decision (a
             ``DraftView`` for the view), and agents get the draft mode's observation in both phases.
+        card_features, card_ids: the observation's layout options, as the envs' (a learned agent's model must have
+            been trained with the same).
     """
 
     def __init__(self, rules: Rules | None = None, cards: CardSet | None = None,
-                 decks: Sequence[Any] | str | None = None, mode: str = "duel") -> None:
-        self.core = EnvCore(rules, cards, decks, illegal_action="raise", mode=mode)
+                 decks: Sequence[Any] | str | None = None, mode: str = "duel", card_features: bool = False,
+                 card_ids: bool = True) -> None:
+        self.core = EnvCore(rules, cards, decks, illegal_action="raise", mode=mode, card_features=card_features,
+                            card_ids=card_ids)
         self.rules, self.cards, self.decks = self.core.rules, self.core.cards, decks
         self.encoder, self.codec = self.core.encoder, self.core.codec
         self.draft: Draft | None = None  # draft mode: the draft of the game being played

@@ -146,6 +146,9 @@ engine's action log on.
 | mode           | ``"duel"``       | ``"draft"``: each game starts with a draft of both decks (30 rounds, pick one |
 |                |                  | of three; ``decks`` is not used): see Draft mode below                       |
 | heroes         | None             | draft mode: the seats' hero classes (``["mage", "rogue"]``); None: drawn     |
+| card_features  | False            | card slots also carry what each card does, plus weapons, own secrets,        |
+|                |                  | graveyards and own deck as card features (docs/observation.md)              |
+| card_ids       | True             | ``False`` (with ``card_features``, duel mode) drops the card-id one-hots     |
 
 ``reset()`` without a seed draws the next game seed from a generator seeded by the last seed given, so a
 sequence of resets is reproducible too. ``reset(options={"scenario": {...}})`` starts from a board described
@@ -210,16 +213,17 @@ class CcgAECEnv(AECEnv, EzPickle):
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: int | None = None, seed: int | None = None, render_mode: str | None = None,
                  log: bool = False, illegal_action: str = "forfeit", illegal_reward: float = -0.1,
-                 mode: str = "duel", heroes: Any = None) -> None:
+                 mode: str = "duel", heroes: Any = None, card_features: bool = False, card_ids: bool = True) -> None:
         EzPickle.__init__(self, rules, cards, decks, turn_limit, seed, render_mode, log, illegal_action,
-                          illegal_reward, mode, heroes)
+                          illegal_reward, mode, heroes, card_features, card_ids)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
         self.render_mode = render_mode
         self.core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward,
-                            log=bool(log) or render_mode is not None, mode=mode, heroes=heroes)
+                            log=bool(log) or render_mode is not None, mode=mode, heroes=heroes,
+                            card_features=card_features, card_ids=card_ids)
         self.rules, self.cards = self.core.rules, self.core.cards
         #: the encoder of the whole observation (in draft mode the battle's pieces, then the draft's)
         self.codec, self.encoder = self.core.codec, self.core.observation_encoder

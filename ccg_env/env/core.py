@@ -205,6 +205,9 @@ class EnvCore:
         mode: ``"duel"`` (default) or ``"draft"``: each game starts with a draft of both decks (``decks`` is then
             not used), the action layout gains the draft-pick range and the observation the draft pieces.
         heroes: draft mode: the two seats' hero classes, or None to draw each from the draft's seed.
+        card_features: every card slot also carries the card's feature row, and the observation gains the card
+            feature pieces (:mod:`ccg_env.env.observation`); a card over the feature bound is refused here.
+        card_ids: card slots carry the card-id one-hot (``False`` needs ``card_features``; duel mode only).
     """
 
     __slots__ = ("rules", "cards", "decks", "deck_pool", "illegal_action", "illegal_reward", "log", "codec",
@@ -212,7 +215,8 @@ class EnvCore:
 
     def __init__(self, rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
                  turn_limit: Any = None, illegal_action: Any = "forfeit", illegal_reward: Any = -0.1,
-                 log: Any = False, mode: Any = "duel", heroes: Any = None) -> None:
+                 log: Any = False, mode: Any = "duel", heroes: Any = None, card_features: Any = False,
+                 card_ids: Any = True) -> None:
         # The settings a user types are annotated Any: the compiled build would refuse a wrong type with a bare
         # TypeError ("str object expected; got list") before the checks below, which name the setting.
         self.mode = check_mode(mode)
@@ -236,7 +240,13 @@ class EnvCore:
         drafting = self.mode == "draft"
         self.codec = ActionCodec(ActionLayout.for_rules(self.rules, draft=drafting))
         #: the battle observation's encoder (the whole observation in duel mode, its first part in draft mode)
-        self.encoder = ObservationEncoder(self.rules, self.cards)
+        card_ids = check_flag(card_ids, "card_ids")
+        if drafting and not card_ids:
+            raise ValueError("card_ids=False: the draft mode's offer and deck pieces are card-id one-hots; "
+                             "use card_ids=True with mode='draft'")
+        self.encoder = ObservationEncoder(self.rules, self.cards, card_features=check_flag(card_features,
+                                                                                          "card_features"),
+                                          card_ids=card_ids)
         #: draft mode: the encoder of the whole observation, battle part then draft pieces (else None)
         self.draft_encoder: DraftEncoder | None = (DraftEncoder(self.encoder, self.rules)
                                                    if drafting else None)

@@ -61,14 +61,15 @@ class DuelSetup:
     def build(cls, *, seat: Any = "random", illegal_action: Any = "forfeit", illegal_reward: Any = -0.1,
               normalize_observations: Any = False, rules: Rules | str | Path | None = None, cards: Any = None,
               decks: Any = None, turn_limit: Any = None, log: Any = False, mode: Any = "duel",
-              heroes: Any = None) -> DuelSetup:
+              heroes: Any = None, card_features: Any = False, card_ids: Any = True) -> DuelSetup:
         """Resolve and validate the configuration (see :class:`~ccg_env.env.gym_env.CcgDuelEnv` for each option;
         ``mode="draft"`` and ``heroes``: :class:`~ccg_env.env.draft_env.CcgDraftEnv`). The settings are annotated
         Any so that a wrong type reaches the checks that name it (as in :class:`~ccg_env.env.core.EnvCore`)."""
         if seat not in SEATS or isinstance(seat, bool):
             raise ValueError(f"seat: expected 'random', 0 or 1, got {seat!r}")
         normalize_observations = check_flag(normalize_observations, "normalize_observations")
-        core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log, mode, heroes)
+        core = EnvCore(rules, cards, decks, turn_limit, illegal_action, illegal_reward, log, mode, heroes,
+                       card_features=card_features, card_ids=card_ids)
         return cls(core, None if seat == "random" else int(seat), normalize_observations,
                    _observation_space(core.observation_encoder, normalize_observations),
                    gymnasium.spaces.Discrete(core.size))

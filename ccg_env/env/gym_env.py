@@ -47,6 +47,7 @@ The env core's contract (:mod:`ccg_env.env.core`); a forfeit ends the episode wi
 | illegal_reward         | ``-0.1``           | reward of an ignored illegal action                                 |
 | normalize_observations | ``False``          | multiply the observation by ``encoder.scale`` (Box bounds ``[0, 1]``) |
 | rules, cards, decks, turn_limit | as the AEC env | see :mod:`ccg_env.env.aec` (``decks="random"`` draws both decks per game) |
+| card_features, card_ids | ``False``, ``True`` | card slots carry what each card does; ``card_ids=False`` drops the card-id one-hots (:mod:`ccg_env.env.observation`, docs/observation.md) |
 | render_mode            | None               | ``"ansi"``: ``render()`` returns the learner's view as text         |
 
 Seeding: ``reset(seed=s)`` seeds the env's generator (``np_random``); each game's engine seed and, with
@@ -80,10 +81,11 @@ class CcgDuelEnv(gymnasium.Env):
     def __init__(self, opponent: Any = "random", seat: str | int = "random", illegal_action: str = "forfeit",
                  illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, decks: Any = None,
-                 turn_limit: int | None = None, render_mode: str | None = None) -> None:
+                 turn_limit: int | None = None, render_mode: str | None = None, card_features: bool = False,
+                 card_ids: bool = True) -> None:
         self._bind(render_mode, seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
                    normalize_observations=normalize_observations, rules=rules, cards=cards, decks=decks,
-                   turn_limit=turn_limit)
+                   turn_limit=turn_limit, card_features=card_features, card_ids=card_ids)
         self.duel: Any = Duel(self.setup, make_opponent(opponent, self.setup), self._observation, self._mask)
 
     def _bind(self, render_mode: str | None, **config: Any) -> None:

@@ -14,23 +14,31 @@ order is encoded. Then come both heroes' classes (one-hot over ``HERO_CLASSES``)
 (``HERO_POWER_COLUMNS``: has one, its cost, used this turn, usable now; "usable now" is 0 for the side not on
 turn), and last the mulligan (in the mulligan; the own marked hand slots). How the vector is
 written fast is the business of :mod:`ccg_env.env.observation_writer`.
+
+Two options change the layout (both off by default): ``card_features=True`` appends to every hand and minion row
+the card's feature row (:mod:`ccg_env.env.card_features`: what the card does, compiled once per card set) and adds
+the pieces of :data:`FEATURE_PIECES` before the mulligan pieces: both weapons' features, the own secrets' features
+(one row per secret), per side the graveyard (count and summed features) and the own deck's remaining composition
+(count, counts by cost and by type, summed features). ``card_ids=False`` (only with card features) drops the card
+one-hot columns and the ``own_secrets`` piece, so that nothing in the vector depends on card ids.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import gymnasium
 import numpy as np
 
 from ..engine import CardDef, CardSet, Choice, Game, Rules
+from .card_features import CardFeatures
 from .observation_spec import ObservationSpec, spec_of
-from .observation_writer import (CARD_TYPES, HAND_HEAD, HERO_CLASSES, HERO_POWER_COLUMNS, KEYWORDS, MINION_HEAD,
-                                 ObservationWriter)
+from .observation_writer import (CARD_TYPES, DECK_COST_TOP, FEATURE_PIECES, HAND_HEAD, HERO_CLASSES,
+                                 HERO_POWER_COLUMNS, KEYWORDS, MINION_HEAD, ObservationWriter)
 
-__all__ = ["CARD_TYPES", "COUNT_CAP", "HAND_HEAD", "HERO_CLASSES", "HERO_COLUMNS", "HERO_POWER_COLUMNS", "KEYWORDS",
-           "MINION_HEAD", "STAT_CAP", "ZONE_COLUMNS", "ObservationEncoder", "ObservationWriter", "Piece", "PieceLayout",
-           "card_order"]
+__all__ = ["CARD_TYPES", "COUNT_CAP", "DECK_COST_TOP", "DECK_HEAD", "FEATURE_PIECES", "HAND_HEAD", "HERO_CLASSES",
+           "HERO_COLUMNS", "HERO_POWER_COLUMNS", "KEYWORDS", "MINION_HEAD", "STAT_CAP", "ZONE_COLUMNS",
+           "ObservationEncoder", "ObservationWriter", "Piece", "PieceLayout", "card_order"]
 
 #: Upper bound for stats that buffs can push beyond printed values (attack, health, armor...); values clip here.
 STAT_CAP = 100
@@ -38,6 +46,9 @@ STAT_CAP = 100
 COUNT_CAP = 100
 
 
+#: The columns of the own deck's composition before its summed features: cards left, by cost, by type.
+DECK_HEAD = ("cards", *(f"cost_{c}" for c in range(DECK_COST_TOP)), f"cost_{DECK_COST_TOP}+",
+             *(f"type_{t.value}" for t in CARD_TYPES))
 HERO_COLUMNS = ("health", "armor", "attack", "weapon_attack", "weapon_durability", "frozen", "can_attack")
 ZONE_COLUMNS = ("deck", "hand", "graveyard", "battlefield", "secrets")
 _KEYWORD_COLUMNS = tuple(f"keyword_{k.name.lower()}" for k in KEYWORDS)
@@ -122,17 +133,30 @@ class ObservationEncoder(PieceLayout):
         low, high: float32 bounds of every entry (``space`` is the Box made of them, built once).
         scale: ``1 / high`` (0 where high is 0), to map an observation into ``[0, 1]``.
         cards: the card definitions in one-hot order (sorted by id).
+        features: with ``card_features=True`` the card set's :class:`~ccg_env.env.card_features.CardFeatures`
+            (its ``table`` row per card, in ``cards`` order), else None.
+        card_ids: whether card slots carry the card one-hot (and the ``own_secrets`` piece is there).
+
+    Raises:
+        ValueError: ``card_ids=False`` without card features, or a card over the feature encoding's ability bound.
     """
 
-    def __init__(self, rules: Rules, cards: CardSet) -> None:
+    def __init__(self, rules: Rules, cards: CardSet, *, card_features: bool = False, card_ids: bool = True) -> None:
+        if not card_ids and not card_features:
+            raise ValueError("card_ids=False needs card_features=True: a card slot would not say which card it holds")
         self.rules = rules
         self.cards = card_order(cards)
-        n_cards = len(self.cards)
-        self._hand_width = len(HAND_HEAD) + len(KEYWORDS) + len(CARD_TYPES) + 2 + n_cards
-        self._minion_width = len(MINION_HEAD) + len(KEYWORDS) + n_cards
+        self.card_ids = card_ids
+        self.features: CardFeatures | None = CardFeatures(self.cards, cards) if card_features else None
+        n_ids = len(self.cards) if card_ids else 0
+        n_features = self.features.width if self.features is not None else 0
+        self._hand_width = len(HAND_HEAD) + len(KEYWORDS) + len(CARD_TYPES) + 2 + n_ids + n_features
+        self._minion_width = len(MINION_HEAD) + len(KEYWORDS) + n_ids + n_features
+        #: where the feature columns start in a hand row and in a minion row (the rows' widths without features)
+        self.feature_starts = (self._hand_width - n_features, self._minion_width - n_features)
         self.columns: dict[str, tuple[str, ...]] = {}
         self.pieces: list[Piece] = []
-        self._build_layout(rules, n_cards)
+        self._build_layout(rules, len(self.cards))
         self.size = self.pieces[-1].stop
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = self._build_high(rules)
@@ -144,22 +168,26 @@ class ObservationEncoder(PieceLayout):
         #: keyword bitmask -> the row of keyword flags
         self.keyword_rows = self._build_keyword_rows()
         starts = {p.name: 4 * p.start for p in self.pieces}
-        #: for the writers: byte offsets of the own hand, both battlefields and the own secrets; bytes per hand
-        #: and per minion row; a zero observation; row caches per normalization
-        self.row_starts = tuple(starts[name] for name in ("own_hand", "own_battlefield", "enemy_battlefield",
-                                                          "own_secrets", "own_hero_class", "in_mulligan"))
+        #: for the writers: byte offsets of the own hand, both battlefields, the own secrets (-1 when the piece
+        #: is left out), the hero classes and the mulligan; bytes per hand and per minion row; a zero
+        #: observation; row caches per normalization
+        self.row_starts = tuple(starts.get(name, -1) for name in (
+            "own_hand", "own_battlefield", "enemy_battlefield", "own_secrets", "own_hero_class", "in_mulligan"))
         self.row_widths = (4 * self._hand_width, 4 * self._minion_width)
         self.zeros = bytes(4 * self.size)
-        self.row_caches: dict[bool, tuple] = {}
+        self.row_caches: dict[Any, Any] = {}
         self._last_writer: ObservationWriter | None = None
 
     # --- layout ------------------------------------------------------------------------------
 
     def _build_layout(self, rules: Rules, n_cards: int) -> None:
         card_columns = tuple(f"card_{c.id}" for c in self.cards)
+        id_columns = card_columns if self.card_ids else ()
+        features = self.features.columns if self.features is not None else ()
+        slot_features = tuple(f"feature_{c}" for c in features)
         hand_columns = (*HAND_HEAD, *_KEYWORD_COLUMNS, *_TYPE_COLUMNS, "has_target", "target_required",
-                        *card_columns)
-        minion_columns = (*MINION_HEAD, *_KEYWORD_COLUMNS, *card_columns)
+                        *id_columns, *slot_features)
+        minion_columns = (*MINION_HEAD, *_KEYWORD_COLUMNS, *id_columns, *slot_features)
         self._add("own_hero", (len(HERO_COLUMNS),), HERO_COLUMNS)
         self._add("enemy_hero", (len(HERO_COLUMNS),), HERO_COLUMNS)
         self._add("mana", (3,), ("mana", "max_mana", "enemy_max_mana"))
@@ -169,11 +197,18 @@ class ObservationEncoder(PieceLayout):
         self._add("own_hand", (rules.max_hand, self._hand_width), hand_columns)
         self._add("own_battlefield", (rules.max_battlefield, self._minion_width), minion_columns)
         self._add("enemy_battlefield", (rules.max_battlefield, self._minion_width), minion_columns)
-        self._add("own_secrets", (n_cards,), card_columns)
+        if self.card_ids:
+            self._add("own_secrets", (n_cards,), card_columns)
         class_columns = tuple(f"class_{c.value}" for c in HERO_CLASSES)
         self._add("own_hero_class", (len(HERO_CLASSES),), class_columns)
         self._add("enemy_hero_class", (len(HERO_CLASSES),), class_columns)
         self._add("hero_powers", (2, len(HERO_POWER_COLUMNS)), HERO_POWER_COLUMNS)
+        if features:
+            width = len(features)
+            self._add("weapon_cards", (2, width), features)
+            self._add("own_secret_cards", (rules.max_secrets, width), features)
+            self._add("graveyard_cards", (2, 1 + width), ("cards", *features))
+            self._add("own_deck_cards", (len(DECK_HEAD) + width,), (*DECK_HEAD, *features))
         self._add("in_mulligan", (1,), ("in_mulligan",))
         self._add("mulligan_marked", (rules.max_hand,), tuple(f"hand_slot_{h}" for h in range(rules.max_hand)))
 
@@ -187,9 +222,21 @@ class ObservationEncoder(PieceLayout):
         views["turn"][0] = rules.turn_limit + 1  # the final observation of a truncated game
         views["own_hand"][:, 1:4] = STAT_CAP
         views["own_battlefield"][:, 1:4] = views["enemy_battlefield"][:, 1:4] = STAT_CAP
-        views["own_secrets"][:] = rules.max_secrets
+        if self.card_ids:
+            views["own_secrets"][:] = rules.max_secrets
         views["hero_powers"][:, 1] = STAT_CAP
+        if self.features is not None:
+            self._build_feature_high(views, rules, self.features.high)
         return high
+
+    def _build_feature_high(self, views: dict[str, np.ndarray], rules: Rules, feature: np.ndarray) -> None:
+        """Feature columns: a card's bounds in every card row; sums over a zone bounded by COUNT_CAP cards."""
+        hand, minion = self.feature_starts
+        views["own_hand"][:, hand:] = feature
+        views["own_battlefield"][:, minion:] = views["enemy_battlefield"][:, minion:] = feature
+        views["weapon_cards"][:] = views["own_secret_cards"][:] = feature
+        views["graveyard_cards"][:] = np.concatenate([[COUNT_CAP], feature * COUNT_CAP])
+        views["own_deck_cards"][:] = np.concatenate([np.full(len(DECK_HEAD), COUNT_CAP), feature * COUNT_CAP])
 
     @staticmethod
     def _build_keyword_rows() -> np.ndarray:
@@ -199,7 +246,7 @@ class ObservationEncoder(PieceLayout):
         return table
 
     def _build_card_rows(self) -> dict[str, tuple[int, np.ndarray, np.ndarray]]:
-        """Static feature rows per card: present, type one-hot, target spec and card one-hot."""
+        """Static feature rows per card: present, type one-hot, target spec, card one-hot and card features."""
         rows = {}
         head_hand, head_minion = len(HAND_HEAD) + len(KEYWORDS), len(MINION_HEAD) + len(KEYWORDS)
         for index, card in enumerate(self.cards):
@@ -209,10 +256,13 @@ class ObservationEncoder(PieceLayout):
                 hand[head_hand + CARD_TYPES.index(card.card_type)] = 1.0
             hand[head_hand + len(CARD_TYPES)] = card.target is not None
             hand[head_hand + len(CARD_TYPES) + 1] = card.target is not None and card.target.required
-            hand[head_hand + len(CARD_TYPES) + 2 + index] = 1.0
             minion = np.zeros(self._minion_width, dtype=np.float32)
             minion[0] = 1.0
-            minion[head_minion + index] = 1.0
+            if self.card_ids:
+                hand[head_hand + len(CARD_TYPES) + 2 + index] = 1.0
+                minion[head_minion + index] = 1.0
+            if self.features is not None:
+                hand[self.feature_starts[0]:] = minion[self.feature_starts[1]:] = self.features.table[index]
             rows[card.id] = (index, hand, minion)
         return rows
 
@@ -233,6 +283,11 @@ class ObservationEncoder(PieceLayout):
         if writer is None or writer.out is not out:
             writer = self._last_writer = ObservationWriter(self, out)
         writer(game, player, legal)
+
+    @property
+    def options(self) -> dict[str, bool]:
+        """The layout options this encoder was built with: ``card_features`` and ``card_ids``."""
+        return {"card_features": self.features is not None, "card_ids": self.card_ids}
 
     def writer(self, out: np.ndarray, *, normalize: bool = False, exclusive: bool = False) -> ObservationWriter:
         """Check ``out`` once and return ``write(game, player, legal=None)``: :meth:`encode` into ``out``.

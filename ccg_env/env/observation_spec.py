@@ -1,9 +1,11 @@
 """The observation spec: a plain record of what decides the observation's layout, compared by name.
 
-An :class:`ObservationSpec` holds the layout's version, its pieces in vector order (name and shape), the card ids
-of its one-hots, and the keywords, card types and hero classes of its flag columns. Encoders expose theirs
-(``encoder.spec``); model files record it, so a model meeting a game with a new card, keyword or piece size is
-refused with the name of what differs (:meth:`ObservationSpec.differences`) rather than a bare size mismatch.
+An :class:`ObservationSpec` holds the layout's version, its pieces in vector order (name and shape), the card ids of
+its one-hots (none when the layout leaves them out), the keywords, card types and hero classes of its flag columns,
+and the columns of its card-feature rows (:mod:`ccg_env.env.card_features`; none without card features, and then
+left out of :meth:`~ObservationSpec.to_dict`, so a spec without them reads and hashes as before). Encoders expose
+theirs (``encoder.spec``); model files record it, so a model meeting a game with a new card, keyword or piece size
+is refused with the name of what differs (:meth:`ObservationSpec.differences`) rather than a bare size mismatch.
 :meth:`~ObservationSpec.digest` is the SHA-256 of its canonical JSON (:meth:`~ObservationSpec.to_dict`).
 """
 
@@ -22,7 +24,9 @@ MAX_PIECES = 64
 MAX_NAMES = 100_000
 MAX_NAME_LENGTH = 200
 _NAME_LISTS = (("card_ids", "card"), ("keywords", "keyword"), ("card_types", "card type"),
-               ("hero_classes", "hero class"))
+               ("hero_classes", "hero class"), ("card_features", "card feature column"))
+#: Fields a spec's JSON may leave out (read as empty).
+_OPTIONAL = frozenset({"card_features"})
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class ObservationSpec:
     keywords: tuple[str, ...]
     card_types: tuple[str, ...]
     hero_classes: tuple[str, ...]
+    card_features: tuple[str, ...] = ()
 
     @property
     def size(self) -> int:
@@ -42,10 +47,15 @@ class ObservationSpec:
         return sum(math.prod(shape) for _, shape in self.pieces)
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec as JSON data (lists for tuples), as model files record it."""
-        return {"version": self.version, "pieces": [[name, list(shape)] for name, shape in self.pieces],
-                "card_ids": list(self.card_ids), "keywords": list(self.keywords),
-                "card_types": list(self.card_types), "hero_classes": list(self.hero_classes)}
+        """The spec as JSON data (lists for tuples), as model files record it; ``card_features`` only when there are
+        some."""
+        data: dict[str, Any] = {"version": self.version,
+                                "pieces": [[name, list(shape)] for name, shape in self.pieces],
+                                "card_ids": list(self.card_ids), "keywords": list(self.keywords),
+                                "card_types": list(self.card_types), "hero_classes": list(self.hero_classes)}
+        if self.card_features:
+            data["card_features"] = list(self.card_features)
+        return data
 
     def digest(self) -> str:
         """SHA-256 (hex) of the canonical JSON of :meth:`to_dict` (sorted keys, no spaces)."""
@@ -56,9 +66,11 @@ class ObservationSpec:
     def from_dict(cls, data: Any, where: str = "observation spec") -> ObservationSpec:
         """Validate a spec read from a file; a ValueError names ``where`` and the field at fault."""
         fields = ("version", "pieces", *(name for name, _ in _NAME_LISTS))
-        if not isinstance(data, dict) or set(data) != set(fields):
+        if not isinstance(data, dict) or not set(fields) - _OPTIONAL <= set(data) <= set(fields):
             got = sorted(data)[:10] if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"{where}: expected an object with the fields {', '.join(fields)}, got {got}")
+            raise ValueError(f"{where}: expected an object with the fields {', '.join(fields)} "
+                             f"({', '.join(sorted(_OPTIONAL))} optional), got {got}")
+        data = {key: [] for key in _OPTIONAL} | data
         version = data["version"]
         if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 1_000_000:
             raise ValueError(f"{where}: version: expected a whole number from 1 to 1000000, got {_short(version)}")
@@ -91,10 +103,11 @@ class ObservationSpec:
     def differences(self, game: ObservationSpec) -> list[str]:
         """What differs from ``game``'s spec, each named from this (the model's) side; empty when they are equal.
 
-        Names come first (cards, keywords, card types, hero classes), then pieces, then the version.
+        Names come first (card feature columns, cards, keywords, card types, hero classes), then pieces, then the
+        version.
         """
         found: list[str] = []
-        for key, what in _NAME_LISTS:
+        for key, what in (_NAME_LISTS[-1], *_NAME_LISTS[:-1]):  # the card features first: the layout's option
             ours, theirs = getattr(self, key), getattr(game, key)
             missing = [name for name in ours if name not in set(theirs)]
             new = [name for name in theirs if name not in set(ours)]
@@ -119,18 +132,23 @@ class ObservationSpec:
 
 
 def spec_of(layout: Any) -> ObservationSpec:
-    """The spec of an encoder, read from its layout: ``pieces``, ``cards`` and the flag columns of ``columns``."""
+    """The spec of an encoder, read from its layout: ``pieces``, ``cards`` and the flag columns of ``columns``.
+
+    The card ids are those of the ``own_secrets`` piece's one-hot (none when the layout leaves card ids out), the
+    card-feature columns those of the ``weapon_cards`` piece (none without card features).
+    """
     hand, classes = layout.columns["own_hand"], layout.columns["own_hero_class"]
     return ObservationSpec(OBSERVATION_VERSION, tuple((p.name, tuple(int(n) for n in p.shape)) for p in layout.pieces),
-                           tuple(card.id for card in layout.cards),
+                           tuple(card.id for card in layout.cards) if "own_secrets" in layout.columns else (),
                            tuple(c[len("keyword_"):] for c in hand if c.startswith("keyword_")),
                            tuple(c[len("type_"):] for c in hand if c.startswith("type_")),
-                           tuple(c[len("class_"):] for c in classes if c.startswith("class_")))
+                           tuple(c[len("class_"):] for c in classes if c.startswith("class_")),
+                           tuple(layout.columns.get("weapon_cards", ())))
 
 
 def _plural(key: str) -> str:
     return {"card_ids": "card set", "keywords": "keywords", "card_types": "card types",
-            "hero_classes": "hero classes"}[key]
+            "hero_classes": "hero classes", "card_features": "card feature columns"}[key]
 
 
 def _is_name(value: Any) -> bool:

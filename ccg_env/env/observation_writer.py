@@ -8,6 +8,9 @@ a dictionary lookup and a copy. Every game value is checked against its bounds i
 0/1 flags inside their bounds. No numpy call runs per write: from cold code between engine steps a numpy call
 costs microseconds. An *exclusive* writer (nothing else writes into its buffer) also skips rows that show the
 same thing as at its previous write and zeroes only rows that emptied, instead of zeroing the whole buffer.
+With card features, a card's feature row is part of its constant row, and the feature pieces (weapons, own
+secrets, graveyards, own deck) are each one block of bytes cached by the card definitions it shows
+(:class:`FeatureCache`).
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ _HEAD: Final = struct.Struct(f"{HEAD_VALUES}f")
 _STATS: Final = slice(1, 4)
 _times: Final = operator.mul
 _MULLIGAN: Final = GamePhase.MULLIGAN
+#: The pieces ``card_features=True`` adds (before the mulligan pieces), in vector order.
+FEATURE_PIECES: Final = ("weapon_cards", "own_secret_cards", "graveyard_cards", "own_deck_cards")
+#: Cost buckets of the own deck's composition: 0 .. DECK_COST_TOP - 1, then DECK_COST_TOP and more.
+DECK_COST_TOP: Final = 7
 
 
 def _clip(value: int | float, cap: int | float) -> int | float:
@@ -79,7 +86,11 @@ class Bounds(NamedTuple):
             "hero": [("own_hero", np.s_[:5]), ("enemy_hero", np.s_[:5])], "mana": [("mana", np.s_[:])],
             "fatigue": [("fatigue", np.s_[:])], "turn": [("turn", np.s_[:1])], "secrets": [("own_secrets", np.s_[:])],
             "power_cost": [("hero_powers", np.s_[:, 1])]}
+        if "own_secrets" not in high:  # card_ids=False: no card-id piece
+            del parts["secrets"]
         bounds: dict[str, Any] = {name: _one_bound(high, covered, where) for name, where in parts.items()}
+        bounds.setdefault("secrets", 0)
+        _cover_features(encoder, covered)
         bounds["zone_sizes"] = _row_bounds(high, covered, ["zone_sizes"], np.s_[:])
         bounds["hand"] = _row_bounds(high, covered, ["own_hand"], _STATS)
         bounds["minion"] = _row_bounds(high, covered, ["own_battlefield", "enemy_battlefield"], _STATS)
@@ -87,6 +98,17 @@ class Bounds(NamedTuple):
         if encoder.low.any() or (encoder.high[flags] != 1).any():
             raise ValueError("observation bounds: lower bounds must be 0 and entries other than game values 0/1 flags")
         return cls(**bounds)
+
+
+def _cover_features(encoder: ObservationEncoder, covered: dict) -> None:
+    """Mark the card-feature entries covered: they are copied from tables built inside their bounds."""
+    if encoder.features is None:
+        return
+    hand, minion = encoder.feature_starts
+    covered["own_hand"][:, hand:] = True
+    covered["own_battlefield"][:, minion:] = covered["enemy_battlefield"][:, minion:] = True
+    for name in ("weapon_cards", "own_secret_cards", "graveyard_cards", "own_deck_cards"):
+        covered[name][...] = True
 
 
 def _one_bound(high: dict, covered: dict, where: list) -> int | float:
@@ -125,6 +147,11 @@ class RowCache(dict):
         self._caps = bounds.hand if kind == 1 else bounds.minion
         self._scale = encoder.view(encoder.scale)[piece][0, _STATS] if normalize else np.ones(3, dtype=np.float32)
         self._keywords = len(head)
+        #: normalizing with card features: where they start in the row and their scale
+        self._features: tuple[int, np.ndarray] | None = None
+        if normalize and encoder.features is not None:
+            start = encoder.feature_starts[kind - 1]
+            self._features = (start, encoder.view(encoder.scale)[piece][0, start:].copy())
 
     def __missing__(self, key: tuple) -> bytes:
         if len(self) >= ROW_CACHE_LIMIT:
@@ -135,8 +162,69 @@ class RowCache(dict):
         row[_STATS] = [_clip(value, cap) * float(scale) for value, cap, scale in zip(stats, self._caps, self._scale)]
         row[_STATS.stop:_STATS.stop + len(flags)] = flags
         row[self._keywords:self._keywords + len(KEYWORDS)] = self._encoder.keyword_rows[keywords]
+        if self._features is not None:
+            start, scale = self._features
+            row[start:] *= scale
         self[key] = data = row.tobytes()
         return data
+
+
+class FeatureCache(dict):
+    """``(part, definitions)`` -> float32 bytes of one card-feature piece, for one encoder and normalization.
+
+    Parts: 0 both weapons (own, enemy; None for no weapon), 1 the own secrets in order, 2 both graveyards (own,
+    enemy), 3 the own deck. Sums are clipped to the piece's bounds, then scaled when normalizing.
+    """
+
+    def __init__(self, encoder: ObservationEncoder, normalize: bool) -> None:
+        super().__init__()
+        assert encoder.features is not None
+        self._encoder = encoder
+        self._table = encoder.features.table.astype(np.float64)
+        high, scale = encoder.view(encoder.high), encoder.view(encoder.scale)
+        self._high = [high[name] for name in FEATURE_PIECES]
+        self._scale = [scale[name] if normalize else None for name in FEATURE_PIECES]
+
+    def __missing__(self, key: tuple) -> bytes:
+        if len(self) >= ROW_CACHE_LIMIT:
+            self.clear()
+        part, definitions = key
+        values = np.zeros(self._high[part].shape, dtype=np.float64)
+        if part == 0 or part == 1:
+            for slot, definition in enumerate(definitions):
+                if definition is not None:
+                    values[slot] = self._table[self._index(definition)]
+        elif part == 2:
+            for side, zone in enumerate(definitions):
+                values[side, 0] = len(zone)
+                values[side, 1:] = self._sum(zone)
+        else:
+            self._deck(definitions, values)
+        values = np.minimum(values, self._high[part])
+        scale = self._scale[part]
+        if scale is not None:
+            values = values * scale
+        self[key] = data = values.astype(np.float32).tobytes()
+        return data
+
+    def _index(self, definition: Any) -> int:
+        return int(self._encoder.card_rows[definition][0])
+
+    def _sum(self, definitions: tuple) -> np.ndarray:
+        counts: np.ndarray = np.zeros(len(self._table), dtype=np.float64)
+        for definition in definitions:
+            counts[self._index(definition)] += 1.0
+        return counts @ self._table
+
+    def _deck(self, definitions: tuple, values: np.ndarray) -> None:
+        """Cards left, by printed cost bucket, by type, then summed features."""
+        top = DECK_COST_TOP
+        values[0] = len(definitions)
+        for definition in definitions:
+            values[1 + min(max(definition.cost, 0), top)] += 1.0
+            if definition.card_type in CARD_TYPES:
+                values[2 + top + CARD_TYPES.index(definition.card_type)] += 1.0
+        values[2 + top + len(CARD_TYPES):] = self._sum(definitions)
 
 
 class ObservationWriter:
@@ -152,7 +240,7 @@ class ObservationWriter:
 
     __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
                  "_hand_rows", "_minion_rows", "_secret_scale", "_power_scale", "_exclusive", "_held", "_secrets",
-                 "_mulligan")
+                 "_mulligan", "_features", "_feature_offsets", "_feature_keys")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -171,13 +259,18 @@ class ObservationWriter:
         self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
         self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
         scale = encoder.view(encoder.scale)
-        self._secret_scale = float(scale["own_secrets"][0]) if normalize else 1
+        self._secret_scale = float(scale["own_secrets"][0]) if normalize and encoder.card_ids else 1
         self._power_scale = float(scale["hero_powers"][0, 1]) if normalize else 1
         self._exclusive = exclusive
         #: per row piece (own hand, own battlefield, enemy battlefield): the key of the row each slot shows
         self._held: tuple[list, list, list] = ([], [], [])
         self._secrets = False  # whether the secrets piece shows counts
         self._mulligan = False  # whether the mulligan pieces show anything
+        #: with card features: the piece cache, the byte offset and length of each piece, the key each shows
+        self._features: FeatureCache | None = _feature_cache(encoder, normalize)
+        self._feature_offsets: list[tuple[int, int]] = [
+            (4 * p.start, 4 * p.stop) for name in FEATURE_PIECES for p in encoder.pieces if p.name == name]
+        self._feature_keys: list[Any] = [None, None, None, None]
         self._forget()
 
     def clear(self) -> None:
@@ -190,6 +283,7 @@ class ObservationWriter:
         for held in self._held:
             held.clear()
         self._secrets = self._mulligan = False
+        self._feature_keys = [None, None, None, None]
 
     def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game``.
@@ -211,9 +305,11 @@ class ObservationWriter:
         self._write_hand(me, starts[0])
         self._write_minions(me.battlefield, starts[1], self._held[1], own_attackers)
         self._write_minions(enemy.battlefield, starts[2], self._held[2], enemy_attackers)
-        if me.secrets or self._secrets:
+        if (me.secrets or self._secrets) and starts[3] >= 0:
             self._write_secrets(me, starts[3], starts[4])
         self._write_heroes(game, me, enemy, player, legal, starts[4])
+        if self._features is not None:
+            self._write_features(me, enemy)
         if state.phase is _MULLIGAN or self._mulligan:
             self._write_mulligan(state, me, starts[5])
 
@@ -335,6 +431,23 @@ class ObservationWriter:
         self._secrets = bool(counts)
 
 
+    def _write_features(self, me: Player, enemy: Player) -> None:
+        """The card-feature pieces: both weapons, the own secrets, both graveyards and the own deck. Nothing
+        hidden: the enemy's hand, deck and secrets are not read."""
+        keys = ((0, (me.weapon[0].definition if me.weapon else None,
+                     enemy.weapon[0].definition if enemy.weapon else None)),
+                (1, tuple([card.definition for card in me.secrets])),
+                (2, (tuple([card.definition for card in me.graveyard]),
+                     tuple([card.definition for card in enemy.graveyard]))),
+                (3, tuple([card.definition for card in me.deck])))
+        cache, held, raw = self._features, self._feature_keys, self._raw
+        assert cache is not None
+        for part, key in enumerate(keys):
+            if held[part] != key:
+                start, stop = self._feature_offsets[part]
+                raw[start:stop] = cache[key]
+                held[part] = key
+
     def _write_mulligan(self, state: GameState, player: Player, start: int) -> None:
         """The in-mulligan flag and a flag per own hand slot marked to put back (0/1 flags: no bounds or scale)."""
         floats, base = self._floats, start // 4
@@ -347,6 +460,17 @@ class ObservationWriter:
                 if card.uid in marked:
                     floats[base + 1 + slot] = 1.0  # type: ignore[call-overload]
         self._mulligan = in_mulligan
+
+
+def _feature_cache(encoder: ObservationEncoder, normalize: bool) -> FeatureCache | None:
+    """The encoder's card-feature piece cache for raw or normalized values (None without card features)."""
+    if encoder.features is None:
+        return None
+    caches = encoder.row_caches
+    key = ("features", normalize)
+    if key not in caches:
+        caches[key] = FeatureCache(encoder, normalize)
+    return caches[key]
 
 
 def _row_caches(encoder: ObservationEncoder, normalize: bool) -> tuple[RowCache, RowCache]:

@@ -32,7 +32,8 @@ def make_vec_env(config: TrainConfig, num_envs: int, opponent: str) -> Any:
 
     return CcgDuelSb3VecEnv(num_envs, opponent=opponent, opponent_draft=config.opponent_draft, mode=config.mode,
                             decks=config.decks, seat=config.seat, rules=config.rules, cards=config.cards,
-                            turn_limit=config.turn_limit, normalize_observations=config.normalize_observations)
+                            turn_limit=config.turn_limit, normalize_observations=config.normalize_observations,
+                            card_features=config.card_features, card_ids=config.card_ids)
 
 
 #: Episode outcome -> its count column in ``eval.csv``.

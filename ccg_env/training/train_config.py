@@ -69,6 +69,11 @@ class TrainConfig:
     """override of the rules' turn limit (a game reaching it is a truncation)"""
     normalize_observations: bool = True
     """scale observations into [0, 1] inside the env (``ObservationEncoder.scale``)"""
+    card_features: bool = False
+    """every card slot also carries what the card does (its feature row), and the observation the card-feature
+    pieces: weapons, own secrets, graveyards, own deck (docs/observation.md)"""
+    card_ids: bool = True
+    """card slots carry the card-id one-hot; false (with ``card_features``, mode duel) leaves every card id out"""
     rescale_inputs: bool = False
     """inside the policy, read stats as value / 10 instead of value / 100 (``ccg_env.training.policy.input_gain``)"""
     policy: str = "mlp"
@@ -176,6 +181,9 @@ def _check_game(config: TrainConfig) -> None:
     if config.opponent_draft not in (*available_agents(), "random"):
         raise ValueError(f"train config: opponent_draft must be one of {available_agents()}, "
                          f"got {config.opponent_draft!r}")
+    for key in ("card_features", "card_ids"):
+        if not isinstance(getattr(config, key), bool):
+            raise ValueError(f"train config: {key} must be true or false, got {getattr(config, key)!r}")
     if config.seat not in ("random", 0, 1) or isinstance(config.seat, bool):
         raise ValueError(f"train config: seat must be 'random', 0 or 1, got {config.seat!r}")
     agents = available_agents()
@@ -252,6 +260,7 @@ def _check_rllib(config: TrainConfig) -> None:
     RLlibSettings.from_dict(config.rllib, "train config: rllib")
     unsupported = {"mode": (config.mode, "duel"), "init_model": (config.init_model, None),
                    "normalize_observations": (config.normalize_observations, True),
+                   "card_features": (config.card_features, False), "card_ids": (config.card_ids, True),
                    "seat": (config.seat, "random")}
     if config.policy == "mlp":
         unsupported["rescale_inputs"] = (config.rescale_inputs, False)
