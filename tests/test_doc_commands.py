@@ -108,6 +108,16 @@ COMMANDS: dict[str, Run | NotRun] = {
     ".venv/bin/ccg-env arena --agents search:iterations=768,name=search768 search heuristic --games 196 "
     "--workers 2": Run(shrink=(("iterations=768", "iterations=16"), ("--games 196", "--games 2"), ONE_WORKER),
                        expect="results written to"),
+    ".venv/bin/ccg-env ladder random --quick": Run(
+        shrink=(("--quick", "--quick --games 2 --workers 1 --bootstrap-samples 20"),), expect="results written to"),
+    ".venv/bin/ccg-env ladder search:iterations=48 --leaderboard LEADERBOARD.md": NotRun(
+        "a default ladder run (minutes); the same command, shrunk, with --leaderboard",
+        covered_by="tests/agents/test_ladder.py"),
+    ".venv/bin/ccg-env ladder ccg_env/models/ppo_vs_heuristic.ccgmodel --quick": Run(
+        shrink=(("--quick", "--quick --games 2 --workers 1 --bootstrap-samples 20"),), expect="results written to"),
+    "nice -n 10 .venv/bin/python benchmarks/fit_pool.py --games 42 --heavy-games 8 --workers 2": NotRun(
+        "fits the packaged pool (30 minutes) and rewrites ccg_env/benchmark/pool_v1.yaml; a three-member fit into a "
+        "temporary file runs instead", covered_by="tests/agents/test_ladder.py"),
     ".venv/bin/ccg-env arena --cards generated:seed=7,size=60 --agents heuristic random --games 98 --workers 1": Run(
         shrink=(("--games 98", "--games 2"),), expect="results written to"),
     ".venv/bin/ccg-env arena --cards configs/heldout/cards.yaml --decks configs/heldout/decks/mage.yaml "
@@ -147,7 +157,6 @@ PYTHON: dict[tuple[str, str], Run | NotRun] = {
     ("docs/training.md", 'mine = load_model("runs/ppo_vs_heuristic/model.ccgmodel")'): Run(needs=(TRAIN,),
                                                                                         slow=True),
     ("docs/versions.md", 'duel = gym.make("ccg_env/Duel-v1", opponent="heuristic")'): Run(),
-    ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
     ("docs/generated-cards.md", 'pool = resolve_cards("generated:seed=7,size=60")'): Run(),
     ("docs/observation.md", "env = ccg_env.env(seed=0, card_features=True, card_ids=False)"): Run(),
 }
