@@ -6,6 +6,9 @@ seeded by the game's seed."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from ccg_env.engine import Game
@@ -13,6 +16,7 @@ from ccg_env.env.core import EnvCore
 from tests.card_files import packaged_card_files
 
 CARD_FILES = packaged_card_files()  # the packaged cards, loaded afresh
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def drafted(core: EnvCore, seed: int):
@@ -80,3 +84,19 @@ def dealt(core: EnvCore, draft, seed: int) -> Game:
     """The battle ``Game.new`` deals the drafted decks with ``seed`` under the core's rules and cards."""
     return Game.new(seed, decks=draft.decks(), rules=core.rules, cards=core.cards)
 
+
+
+#: Front-ends that play draft games without a draft branch of their own (duel.py's make_opponent reads the mode
+#: once, when it builds an opponent, to give it its drafter).
+NO_DRAFT_BRANCH = ("ccg_env/env/aec.py", "ccg_env/env/gym_env.py", "ccg_env/env/draft_env.py", "ccg_env/env/vector.py",
+                   "ccg_env/env/sb3_vec.py", "ccg_env/env/opponent_turns.py", "ccg_env/agents/match.py",
+                   "ccg_env/training/eval_games.py", "ccg_env/training/run.py")
+
+
+@pytest.mark.parametrize("path", NO_DRAFT_BRANCH)
+def test_front_ends_compare_no_mode_to_draft(path):
+    tree = ast.parse((ROOT / path).read_text(), path)
+    compared = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Compare)
+                and any(isinstance(side, ast.Constant) and side.value == "draft"
+                        for side in (node.left, *node.comparators))]
+    assert not compared, f"{path} branches on the draft mode at lines {compared}: the engine's phase does that"
