@@ -298,3 +298,14 @@ def test_batched_and_sb3_envs_in_draft_mode():
         ended += int(dones.sum())
         assert all("outcome" in infos[i] for i in np.flatnonzero(dones))
     assert ended >= 1
+
+
+def test_health_shaping_pays_nothing_during_the_draft_and_passes_the_api_test():
+    aec = ccg_env.env(mode="draft", seed=3, reward_shaping=True)
+    aec.reset()
+    while aec.unwrapped.game.in_draft:  # no heroes yet: no potential
+        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+        assert not any(aec.rewards.values())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(ccg_env.env(mode="draft", seed=0, reward_shaping=True), num_cycles=200)
