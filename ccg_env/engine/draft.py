@@ -7,6 +7,8 @@ so every drafted deck is legal. An offer is up to :data:`OFFER_SIZE` distinct ca
 Each seat draws its hero and offers from a generator of its own, so one seat's picks never change the other's
 offers: the same seed and the same picks give the same draft. When both decks are full, :meth:`Draft.decks`
 are two ordinary :class:`~ccg_env.engine.decks.Deck` objects, and the battle is a normal ``Game``.
+``Game.new_draft`` plays a draft as the first phase of a game: its picks are the game's legal choices
+(``ChoiceKind.PICK``) and the last one deals the battle.
 """
 
 from __future__ import annotations
