@@ -14,8 +14,9 @@ that loop on purpose), with random decks of it, in random play: a user's cards m
 engine. These cards are hostile on purpose (any cost, odd marks and zones, amounts at the cap), so they have a
 generator of their own here. With ``--cards generated`` every ten games share a pool of the product's card
 generator (``generated:seed=S,size=N``, :mod:`ccg_env.engine.generated_pool`, sizes 20 to 80) and play two of
-its own decks drawn with the game's seed, random and heuristic play as with the packaged cards. Each ``apply`` is bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and
-set off at most the action system's ``MAX_ACTIONS_PER_ROOT`` actions; looping games end as ``loop``.
+its own decks drawn with the game's seed, random and heuristic play as with the packaged cards. Each ``apply`` is
+bounded: it must return within ``APPLY_TIMEOUT`` seconds (a SIGALRM otherwise) and set off at most the action
+system's ``MAX_ACTIONS_PER_ROOT`` actions; looping games end as ``loop``.
 
 With ``--mode draft`` every game starts with a draft (:mod:`ccg_env.engine.draft`) from its seed: both seats pick
 at random (hero classes drawn from the seed), every pick counted as an action, and after each pick the fuzzer
