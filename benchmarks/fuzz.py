@@ -23,8 +23,8 @@ at random (hero classes drawn from the seed), every pick counted as an action, a
 checks that the offer holds up to three distinct cards the seat's deck may take (collectible, neutral or its class,
 below the copy limit), that the env core's mask of the game in its draft is exactly the offered picks and, at sampled
 positions, that every one of the ``N`` ids is accepted by ``EnvCore.play`` on a clone exactly when masked and that
-a clone deals the same next offers; at the end both decks must load through the deck rules (``parse_deck``: size, copies,
-class). The battle with the drafted decks is then played at random with every check below. A failure file of a
+a clone deals the same next offers; at the end both decks must load through the deck rules (``parse_deck``: size,
+copies, class). The battle with the drafted decks is then played at random with every check below. A failure file of a
 draft game replays the draft from the seed, then its battle choices.
 
 After every action the fuzzer checks:

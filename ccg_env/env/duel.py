@@ -17,9 +17,9 @@ any other name, agent object or ``f(observation, mask, view) -> id`` is called t
 :class:`~ccg_env.engine.draft.DraftView`), except that an agent with a ``choose_from_view(view) -> Choice`` method
 (one that reads only the game, such as the heuristic) is asked that directly in the battle, and one with
 ``draft_pick(view) -> int`` (an offer index) in the draft, with no observation or mask built for it. In draft mode
-``make_opponent``'s ``draft`` spec, when given, makes the opponent's picks (:class:`DraftingOpponent`). An opponent with a ``batched()``
-method (a league, whose policy snapshots decide in batches) has its turns played together with the other duels' in
-the batched env (:mod:`ccg_env.env.opponent_turns`); a lone duel asks its ``choose``.
+``make_opponent``'s ``draft`` spec, when given, makes the opponent's picks (:class:`DraftingOpponent`). An opponent
+with a ``batched()`` method (a league, whose policy snapshots decide in batches) has its turns played together with
+the other duels' in the batched env (:mod:`ccg_env.env.opponent_turns`); a lone duel asks its ``choose``.
 """
 
 from __future__ import annotations
