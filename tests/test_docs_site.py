@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,13 @@ def test_a_broken_link_an_unlisted_page_and_a_bad_anchor_each_fail_the_build(tmp
     assert done.returncode != 0, output[-3000:]
     for named in ("missing.md", "#no-such-heading", "unlisted.md"):
         assert named in output, f"strict build did not report {named}:\n{output[-3000:]}"
+
+
+def test_the_readme_links_to_files_that_exist():
+    """README.md is not part of the site, so mkdocs does not check its links: every relative one names a file here."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = [target.split("#")[0] for target in re.findall(r"\]\(([^)\s]+)\)", text)
+               if "://" not in target and not target.startswith("#")]
+    assert targets, "README.md links to no page"
+    missing = [target for target in targets if not (ROOT / target).exists()]
+    assert not missing, f"README.md links to files that do not exist: {missing}"
