@@ -14,8 +14,8 @@ The ladder plays the agent against every member on the arena's protocol (:mod:`c
 against a member is deal ``k // 2`` (seed ``seed + k // 2``, the ``k // 2``-th ordered pair of the packaged
 decks, round by round) with the agent in seat ``k % 2``, so every deal is played from both seats. It then fits
 the agent's rating with the members' ratings held fixed (:func:`ccg_env.agents.stats.bootstrap_rating`: the
-maximum-likelihood rating, with a 95% bootstrap interval over deals; the members' own intervals are not
-propagated). Per member it reports the agent's win rate with the Wilson interval and the interval computed per
+maximum-likelihood rating, with a 95% bootstrap interval over deals that also redraws the members' ratings from
+the pool fit's bootstrap samples when the pool file records them). Per member it reports the agent's win rate with the Wilson interval and the interval computed per
 deal, and the deal categories; and the agent's decision times against a per-decision time limit (decisions over
 it are counted, not forfeited). The ladder's default seed differs from the pool fit's, so its deals are new ones.
 """
@@ -230,13 +230,14 @@ def run_ladder(agent: Any, *, pool: Pool | str | Path | None = None, quick: bool
     pairs = [(0, index, count) for index, count in enumerate(counts, 1)]
     config = {"agent": candidate, "spec": agent if isinstance(agent, str) else candidate, "quick": quick,
               "games": dict(zip(names[1:], counts)), "seed": seed, "workers": workers, "time_limit_s": time_limit,
-              "bootstrap_samples": bootstrap_samples, "pool": str(pool.path), "pool_stamp": pool.stamp}
+              "bootstrap_samples": bootstrap_samples, "pool_uncertainty": pool.rating_samples() is not None,
+              "pool": str(pool.path), "pool_stamp": pool.stamp}
     result, times = play_pairs(specs, names, pairs, seed, workers=workers, progress=progress, timed=[0],
                                config=config)
     opponents = [(member.rating, [(sum(points), len(points)) for points in
                                   deal_points(result, 0, [i for i, s in enumerate(result.seats) if index in s])])
                  for index, member in enumerate(pool.members, 1)]
-    rating = bootstrap_rating(opponents, samples=bootstrap_samples, seed=seed)
+    rating = bootstrap_rating(opponents, samples=bootstrap_samples, seed=seed, opponent_samples=pool.rating_samples())
     ladder = LadderResult(candidate, pool, result, rating, decision_summary(times[0], time_limit), config)
     if out_dir is not None:
         ladder.save(out_dir)

@@ -4,7 +4,7 @@ Files written by :func:`save_ladder` (``LadderResult.save``):
 
 ``results.json``:
     ``agent``: the agent's name. ``rating``: the agent's ``rating`` on the pool's scale with ``low`` and ``high``,
-    its 95% bootstrap interval over deals. ``members``: the rows of ``members.csv``. ``decision_times``: the agent's
+    its 95% bootstrap interval over deals (and the pool fit's samples, when the pool records them). ``members``: the rows of ``members.csv``. ``decision_times``: the agent's
     ``decisions``, ``mean_ms``, ``median_ms``, ``p95_ms``, ``max_ms`` (milliseconds per decision), ``limit_s`` (the
     per-decision time limit) and ``over_limit`` (decisions that took longer). ``config``: the run's options.
     ``pool``: the pool file's data. ``environment``: the environment version, spec hash and package version of this
@@ -55,8 +55,10 @@ def format_ladder(result: LadderResult) -> str:
     rating, low, high = result.rating
     pool = result.pool
     width = max(24, *(len(m.name) + 2 for m in pool.members))
+    method = ("over deals and the pool fit's samples" if result.config.get("pool_uncertainty")
+              else "over deals, the pool's ratings held fixed")
     lines = [f"{result.agent}: rating {rating:.0f} [95% {low:.0f}, {high:.0f}] on the pool's scale "
-             f"({pool.anchor} = {pool.anchor_rating:g}; bootstrap over deals, the pool's ratings held fixed)", "",
+             f"({pool.anchor} = {pool.anchor_rating:g}; bootstrap {method})", "",
              f"{'member':<{width}}{'rating':>7}{'games':>7}{'win rate [95% Wilson]':>24}"
              f"{'[95% per deal]':>17}{'won both':>9}{'split':>7}{'lost both':>10}{'other':>7}"]
     for row in result.members():

@@ -9,10 +9,12 @@ A pool file is YAML (``ccg_env/benchmark/pool_v1.yaml`` is packaged)::
     anchor: {member: heuristic, rating: 1000.0}
     fit: {...}                     # how the ratings were fitted: games per pair, seed, bootstrap, command, time
     members:
-      - {name: random, spec: random, rating: 512.3, low: 470.1, high: 548.0, games: 196, quick_games: 28}
+      - {name: random, spec: random, rating: 512.3, low: 470.1, high: 548.0, games: 196, quick_games: 28,
+         samples: [508.1, 530.4, ...]}
 
 ``spec`` is an agent spec as the arena takes; ``games`` and ``quick_games`` are the games a ladder run plays
-against the member (default and ``--quick``). A pool file may come from anyone: :func:`load_pool` checks every
+against the member (default and ``--quick``); ``samples`` (optional, as many for every member) are its ratings in
+the fit's bootstrap samples, which a ladder run redraws so that its interval carries the pool's uncertainty. A pool file may come from anyone: :func:`load_pool` checks every
 field and names the file and the field at fault.
 """
 
@@ -33,6 +35,7 @@ DEFAULT_POOL = Path(__file__).resolve().parents[1] / "benchmark" / "pool_v1.yaml
 MAX_POOL_BYTES = 1_000_000
 MAX_MEMBERS = 64
 MAX_GAMES = 1_000_000
+MAX_SAMPLES = 10_000
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class PoolMember:
     high: float
     games: int
     quick_games: int
+    samples: tuple[float, ...] = ()  # the member's ratings in the fit's bootstrap samples (sample k of every member
+    # is one joint draw), with which a ladder run's interval also carries the pool's uncertainty
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,12 @@ class Pool:
         """The pool as the file's data."""
         return {**self.stamp, "anchor": {"member": self.anchor, "rating": self.anchor_rating}, "fit": self.fit,
                 "members": [{"name": m.name, "spec": m.spec, "rating": m.rating, "low": m.low, "high": m.high,
-                             "games": m.games, "quick_games": m.quick_games} for m in self.members]}
+                             "games": m.games, "quick_games": m.quick_games,
+                             **({"samples": list(m.samples)} if m.samples else {})} for m in self.members]}
+
+    def rating_samples(self) -> list[tuple[float, ...]] | None:
+        """Every member's bootstrap samples, or None unless every member has them."""
+        return [m.samples for m in self.members] if all(m.samples for m in self.members) else None
 
 
 def environment_stamp() -> dict[str, str]:
@@ -135,8 +145,17 @@ def _members(value: Any, where: str) -> list[PoolMember]:
         games, quick = (_count(item.get(key), f"{at}: field '{key}'") for key in ("games", "quick_games"))
         if texts[0] in {m.name for m in members}:
             raise ValueError(f"{at}: member name {texts[0]!r} is given twice")
-        members.append(PoolMember(texts[0], texts[1], rating, low, high, games, quick))
+        members.append(PoolMember(texts[0], texts[1], rating, low, high, games, quick,
+                                  _samples(item.get("samples", []), f"{at}: field 'samples'")))
+    if len({len(m.samples) for m in members}) > 1:
+        raise ValueError(f"{where}: every member needs as many 'samples' as the others (or none has them)")
     return members
+
+
+def _samples(value: Any, where: str) -> tuple[float, ...]:
+    if not isinstance(value, list) or len(value) > MAX_SAMPLES:
+        raise ValueError(f"{where} must be a list of at most {MAX_SAMPLES} numbers")
+    return tuple(_number(item, where) for item in value)
 
 
 def _number(value: Any, where: str) -> float:

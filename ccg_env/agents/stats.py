@@ -170,13 +170,17 @@ def resample(deals: Sequence[Any], rng: random.Random) -> list[Any]:
 
 
 def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, float]]]], *, samples: int = 1000,
-                     seed: int = 0, level: float = 0.95, prior_draws: float = 1.0) -> tuple[float, float, float]:
+                     seed: int = 0, level: float = 0.95, prior_draws: float = 1.0,
+                     opponent_samples: Sequence[Sequence[float]] | None = None) -> tuple[float, float, float]:
     """A player's rating against opponents of fixed rating (:func:`rating_against`) with a bootstrap interval
     over deals.
 
     Each bootstrap sample draws, for every opponent, as many deals as were played against it, with replacement
     (the two games of a deal stay together), and refits the rating; the interval is the samples' central
-    ``level`` percentile interval. The opponents' ratings are held fixed: their own uncertainty is not in it.
+    ``level`` percentile interval. Without ``opponent_samples`` the opponents' ratings are held fixed and their own
+    uncertainty is not in the interval; with them, sample ``k`` also rates opponent ``i`` at
+    ``opponent_samples[i][k % len(opponent_samples[i])]`` (the samples of the fit that rated the opponents, drawn
+    jointly), so the interval carries both. The rating itself is always the fit against the given ratings.
 
     Args:
         opponents: per opponent, ``(rating, deals)`` with ``deals`` a list of ``(points, games)`` (a draw is half
@@ -185,6 +189,7 @@ def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, floa
         seed: the resampling's seed (same inputs and seed, same interval).
         level: the interval's coverage.
         prior_draws: as in :func:`rating_against`.
+        opponent_samples: per opponent, ratings drawn from its own uncertainty (None: the ratings held fixed).
 
     Returns:
         ``(rating, low, high)``.
@@ -192,8 +197,10 @@ def bootstrap_rating(opponents: Sequence[tuple[float, Sequence[tuple[float, floa
     played = [(rating, list(deals)) for rating, deals in opponents]  # one without deals adds nothing
     rating = rating_against(_totals(played), prior_draws=prior_draws)[0]
     rng = random.Random(seed)
-    fits = [rating_against(_totals([(r, resample(deals, rng)) for r, deals in played]), prior_draws=prior_draws)[0]
-            for _ in range(samples)]
+    drawn = opponent_samples or [[r] for r, _ in played]
+    fits = [rating_against(_totals([(drawn[i][k % len(drawn[i])], resample(deals, rng))
+                                    for i, (_, deals) in enumerate(played)]), prior_draws=prior_draws)[0]
+            for k in range(samples)]
     low, high = percentile_interval(fits, level) if fits else (rating, rating)
     return rating, low, high
 
@@ -233,10 +240,17 @@ def bootstrap_pool(n: int, pair_deals: dict[tuple[int, int], Sequence[tuple[floa
         per player, ``(rating, low, high)``.
     """
     fit = anchored(bradley_terry(pair_deals_matrix(n, pair_deals)), anchor, anchor_rating)
-    rng = random.Random(seed)
-    fits = [anchored(bradley_terry(pair_deals_matrix(n, {pair: resample(list(deals), rng)
-                                                         for pair, deals in pair_deals.items()})),
-                     anchor, anchor_rating) for _ in range(samples)]
+    fits = pool_samples(n, pair_deals, anchor, anchor_rating, samples=samples, seed=seed)
     intervals = [percentile_interval([sample[i] for sample in fits], level) if fits else (fit[i], fit[i])
                  for i in range(n)]
     return [(rating, low, high) for rating, (low, high) in zip(fit, intervals)]
+
+
+def pool_samples(n: int, pair_deals: dict[tuple[int, int], Sequence[tuple[float, float]]], anchor: int,
+                 anchor_rating: float, *, samples: int = 200, seed: int = 0) -> list[list[float]]:
+    """The bootstrap samples of :func:`bootstrap_pool`: per sample, every player's anchored Bradley-Terry rating
+    refitted on each pair's deals drawn with replacement (the same samples for the same inputs and seed)."""
+    rng = random.Random(seed)
+    return [anchored(bradley_terry(pair_deals_matrix(n, {pair: resample(list(deals), rng)
+                                                         for pair, deals in pair_deals.items()})),
+                     anchor, anchor_rating) for _ in range(samples)]

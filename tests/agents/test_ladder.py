@@ -161,6 +161,10 @@ def test_a_model_file_is_the_learned_agents_spec():
     (POOL.replace("spec: random", "spec: 'learned:path=x.zip,trust=true'"), "asks to trust a model file"),
     (POOL.replace("spec: random", "spec: 'search:8'"), r"members\[0\]: agent spec 'search:8': expected key=value"),
     (POOL.replace("spec: random", "spec: ''"), "fields 'name' and 'spec' must be texts"),
+    (POOL.replace("quick_games: 2}", "quick_games: 2, samples: [1, x]}", 1), r"members\[0\]: field 'samples' must be"),
+    (POOL.replace("quick_games: 2}", "quick_games: 2, samples: 5}", 1), r"field 'samples' must be a list of at most"),
+    (POOL.replace("quick_games: 2}", "quick_games: 2, samples: [1, 2]}", 1),
+     "every member needs as many 'samples' as the others"),
     (POOL.replace("{name: random", "[random").replace("quick_games: 2}\n  - {name: h", "quick_games: 2]\n  - {name: h"),
      r"members\[0\]: expected a mapping"),
 ])
@@ -198,6 +202,30 @@ def test_the_packaged_pool_holds_the_reference_members_anchored_at_the_heuristic
     assert (pool.anchor, pool.anchor_rating) == ("heuristic", 1000.0)
     assert {"pool", "env_version", "spec_hash", "package_version"} <= set(pool.stamp)
     assert {"games_per_pair", "games", "seed", "command", "seconds"} <= set(pool.fit)
+    assert all(len(m.samples) == pool.fit["bootstrap_samples"] for m in pool.members)
+    assert set(pool.members[1].samples) == {1000.0}  # the anchor is 1000 in every sample
+
+
+def test_a_pool_with_samples_puts_its_own_uncertainty_into_the_ladders_interval(tmp_path):
+    path = tmp_path / "pool.yaml"
+    path.write_text(POOL.replace("quick_games: 2}", "quick_games: 2, samples: [560.0, 600.0, 640.0]}", 1)
+                    .replace("quick_games: 2}\n", "quick_games: 2, samples: [1000.0, 1000.0, 1000.0]}\n"))
+    pool = load_pool(path)
+    assert pool.rating_samples() == [(560.0, 600.0, 640.0), (1000.0, 1000.0, 1000.0)]
+    result = run_ladder("random", pool=pool, games=2, seed=3, workers=1, progress=False, bootstrap_samples=30)
+    opponents = []
+    for index, rating in ((1, 600.0), (2, 1000.0)):
+        games = [i for i, seats in enumerate(result.games.seats) if index in seats]
+        opponents.append((rating, [(sum(p), len(p)) for p in deal_points(result.games, 0, games)]))
+    assert result.rating == bootstrap_rating(opponents, samples=30, seed=3, opponent_samples=pool.rating_samples())
+    assert result.config["pool_uncertainty"] is True and "bootstrap over deals and the pool fit's samples" in \
+        result.table()
+    assert pool.to_dict()["members"][0]["samples"] == [560.0, 600.0, 640.0]
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(POOL)  # the same pool without samples: its ratings held fixed
+    fixed = run_ladder("random", pool=plain, games=2, seed=3, workers=1, progress=False, bootstrap_samples=30)
+    assert fixed.rating[0] == result.rating[0] and fixed.config["pool_uncertainty"] is False
+    assert fixed.rating[2] - fixed.rating[1] < result.rating[2] - result.rating[1]
 
 
 def test_the_ladder_command_runs_quick_shrunk_against_the_packaged_pool(tmp_path, capsys):
@@ -248,7 +276,7 @@ def test_the_pool_fit_script_writes_a_pool_the_ladder_reads(tmp_path):
         ("random", "random", 196, 2), ("heuristic", "heuristic", 196, 2), ("search-8", "search:iterations=8", 196, 2)]
     assert (pool.anchor, pool.anchor_rating, pool.members[1].rating) == ("heuristic", 1000.0, 1000.0)
     assert pool.fit["games"] == 12 and pool.fit["games_per_pair"] == 4 and "--members random" in pool.fit["command"]
-    assert all(m.low <= m.rating <= m.high for m in pool.members)
+    assert all(m.low <= m.rating <= m.high and len(m.samples) == 10 for m in pool.members)
     assert (out / "results.json").exists() and "pool written to" in done.stdout
     refused = subprocess.run([sys.executable, str(script), "--members", "random", "--anchor", "heuristic"],
                              capture_output=True, text=True, timeout=120)

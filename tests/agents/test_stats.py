@@ -10,7 +10,7 @@ import pytest
 
 from ccg_env.agents.stats import (DEAL_CATEGORIES, RATING_ANCHOR, anchored, bootstrap_pool, bootstrap_rating,
                                    bradley_terry, deal_categories, deal_interval, pair_deals_matrix,
-                                   percentile_interval, rating_against, resample)
+                                   percentile_interval, pool_samples, rating_against, resample)
 from ccg_env.intervals import Z95, wilson_interval
 
 
@@ -254,3 +254,28 @@ def test_the_bootstraps_default_to_a_seeded_95_percent_interval_over_1000_or_200
     pair_deals = {(0, 1): [(2, 2), (1, 2), (0, 2), (2, 2), (2, 2)], (1, 2): [(0, 2), (1, 2), (2, 2)]}
     assert bootstrap_pool(3, pair_deals, 0, 0.0) == bootstrap_pool(3, pair_deals, 0, 0.0, samples=200, seed=0,
                                                                     level=0.95)
+
+
+def test_bootstrap_rating_redraws_the_opponents_ratings_from_their_samples_when_given():
+    split = [(1, 2)] * 4  # every deal split: the deals add no spread, only the opponent's samples do
+    rating, low, high = bootstrap_rating([(1000.0, split)], samples=1000, opponent_samples=[[900.0, 1100.0]])
+    assert rating == pytest.approx(1000.0, abs=1e-6)  # the fit is against the given rating, not the samples
+    assert (low, high) == pytest.approx((900.0, 1100.0), abs=1e-6)  # 500 samples at each: the 2.5% and 97.5% points
+    assert bootstrap_rating([(1000.0, split)], samples=4, opponent_samples=[[900.0, 1100.0]], level=0.0)[1] == \
+        pytest.approx(1000.0, abs=1e-6)  # samples 900, 1100, 900, 1100: the median is between them
+    two = bootstrap_rating([(1000.0, split), (1400.0, split)], samples=3, level=0.0,
+                           opponent_samples=[[1000.0, 1100.0, 1200.0], [1400.0, 1500.0, 1600.0]])
+    assert two[1] == pytest.approx(1300.0, abs=1e-6)  # sample k takes the k-th sample of every opponent together
+    assert bootstrap_rating([(1000.0, split)], samples=50, opponent_samples=None) == \
+        bootstrap_rating([(1000.0, split)], samples=50)
+
+
+def test_pool_samples_are_the_anchored_refits_the_pool_intervals_come_from():
+    pair_deals = {(0, 1): [(2, 2), (2, 2), (1, 2), (0, 2)], (1, 2): [(1, 2), (0, 2)]}
+    drawn = pool_samples(3, pair_deals, 1, 1000.0, samples=40, seed=3)
+    assert len(drawn) == 40 and all(sample[1] == 1000.0 for sample in drawn)
+    assert drawn == pool_samples(3, pair_deals, 1, 1000.0, samples=40, seed=3)
+    fitted = bootstrap_pool(3, pair_deals, 1, 1000.0, samples=40, seed=3)
+    for i in (0, 2):
+        assert fitted[i][1:] == percentile_interval([sample[i] for sample in drawn])
+    assert pool_samples(3, pair_deals, 1, 1000.0) == pool_samples(3, pair_deals, 1, 1000.0, samples=200, seed=0)
