@@ -36,7 +36,7 @@ from . import arena
 from .arena import Task, TournamentResult, build_agent, resolve_pool
 from .match import GameRecord
 from .pool import Pool, load_pool
-from .report import deal_points, pair_rows
+from .report import DEAL_SPLIT_COLUMNS, deal_points, pair_rows
 from .stats import bootstrap_rating
 
 #: The ladder's first deal seed: far from the pool fit's (seed 0), so a ladder run plays deals the fit did not.
@@ -149,8 +149,7 @@ def decision_summary(times: Sequence[float], limit: float) -> dict[str, Any]:
 
 #: columns of a ladder result's per-member rows (``members.csv``; documented in :mod:`ccg_env.agents.ladder_report`)
 MEMBER_COLUMNS = ("member", "member_rating", "games", "wins", "losses", "draws", "win_rate", "ci_low", "ci_high",
-                  "deals", "deal_ci_low", "deal_ci_high", "deals_won_both", "deals_split", "deals_lost_both",
-                  "deals_other", "score")
+                  *DEAL_SPLIT_COLUMNS, "score")
 
 
 @dataclass
@@ -173,7 +172,7 @@ class LadderResult:
             rows.append({"member": pair["agent_b"], "member_rating": ratings[pair["agent_b"]], "games": games,
                          "wins": pair["wins_a"], "losses": pair["wins_b"], "draws": pair["draws"],
                          "win_rate": pair["win_rate_a"], "ci_low": pair["ci_low"], "ci_high": pair["ci_high"],
-                         **{key: pair[key] for key in MEMBER_COLUMNS[9:16]}, "score": pair["score_a"]})
+                         **{key: pair[key] for key in DEAL_SPLIT_COLUMNS}, "score": pair["score_a"]})
         return rows
 
     def table(self) -> str:
