@@ -86,3 +86,14 @@ def test_balance_command_refuses_bad_input_in_one_line(argv, message, capsys):
     assert exit_info.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()  # argparse's usage lines, then the one error line
     assert lines[-1].startswith("ccg-env balance: error: ") and message in lines[-1]
+
+
+def test_balance_help_describes_every_option(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["balance", "--help"])
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--agent", "--games", "--decks", "--seed", "--workers", "--json", "--no-progress", "--cards",
+                   "--rules"):
+        assert option in text
+    assert "exit status 1 when one does" in text
