@@ -48,11 +48,17 @@ BOOTSTRAP_SAMPLES = 1000
 
 
 class TimedAgent:
-    """An agent whose every ``act`` is timed (seconds, :func:`time.perf_counter`); other attributes pass through."""
+    """An agent whose every ``act`` is timed (seconds, :func:`time.perf_counter`); other attributes pass through.
+
+    The first decision in a process is kept apart (``warmup``): it pays for what the agent loads once (a model
+    file, torch), not for deciding.
+    """
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.times: list[float] = []
+        self.warmup: list[float] = []
+        self.warm = False  # whether this process has seen its first decision
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__dict__["agent"], name)
@@ -68,16 +74,17 @@ class TimedAgent:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
         start = time.perf_counter()
         action = self.agent.act(observation, action_mask, view)
-        self.times.append(time.perf_counter() - start)
+        (self.times if self.warm else self.warmup).append(time.perf_counter() - start)
+        self.warm = True
         return action
 
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed=seed)
 
-    def take_times(self) -> list[float]:
-        """The decision times recorded since the last call, and forget them."""
-        times, self.times = self.times, []
-        return times
+    def take_times(self) -> tuple[list[float], list[float]]:
+        """The decision times and the warm-up decision's time recorded since the last call, and forget them."""
+        times, warmup, self.times, self.warmup = self.times, self.warmup, [], []
+        return times, warmup
 
 
 def pair_schedule(pairs: Sequence[tuple[int, int, int]], seed: int, n_decks: int) -> list[Task]:
@@ -104,7 +111,7 @@ def _init_timed_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs
         agents[index] = TimedAgent(agents[index])
 
 
-def _play_timed_task(task: Task) -> tuple[int, tuple[GameRecord, dict[int, list[float]]]]:
+def _play_timed_task(task: Task) -> tuple[int, tuple[GameRecord, dict[int, tuple[list[float], list[float]]]]]:
     game, record = arena._play_task(task)
     times = {index: agent.take_times() for index, agent in enumerate(arena._WORKER["agents"])
              if isinstance(agent, TimedAgent)}
@@ -114,37 +121,41 @@ def _play_timed_task(task: Task) -> tuple[int, tuple[GameRecord, dict[int, list[
 def play_pairs(specs: Sequence[Any], names: Sequence[str], pairs: Sequence[tuple[int, int, int]], seed: int, *,
                workers: int = 2, progress: bool = True, timed: Sequence[int] = (), rules: Any = None,
                cards: Any = None, config: dict[str, Any] | None = None,
-               desc: str = "ladder") -> tuple[TournamentResult, dict[int, list[float]]]:
+               desc: str = "ladder") -> tuple[TournamentResult, dict[int, tuple[list[float], list[float]]]]:
     """Play the chosen pairs of agents on the arena's deals over the packaged decks (see :func:`pair_schedule`).
 
     Returns:
-        The games as a ``TournamentResult`` (its pair rows carry the per-deal statistics), and the decision times
-        (seconds) of each agent index in ``timed``.
+        The games as a ``TournamentResult`` (its pair rows carry the per-deal statistics), and for each agent index
+        in ``timed`` its decision times and its warm-up decisions' times (seconds; one per process it played in).
     """
     pool = resolve_pool(None, rules, cards)
     tasks = pair_schedule(pairs, seed, len(pool))
     init_args = (list(specs), list(names), {"rules": rules, "cards": cards}, pool, list(timed))
     records: dict[int, GameRecord] = {}
-    times: dict[int, list[float]] = {index: [] for index in timed}
+    times: dict[int, tuple[list[float], list[float]]] = {index: ([], []) for index in timed}
     for game, (record, game_times) in arena._run(tasks, workers, init_args, progress, init=_init_timed_worker,
                                                  play=_play_timed_task, desc=desc):
         records[game] = record
-        for index, values in game_times.items():
-            times[index].extend(values)
+        for index, (values, warmup) in game_times.items():
+            times[index][0].extend(values)
+            times[index][1].extend(warmup)
     result = TournamentResult(list(names), [records[t.game] for t in tasks], [(t.seat0, t.seat1) for t in tasks],
                               dict(config or {}), [deck.name for deck in pool])
     return result, times
 
 
-def decision_summary(times: Sequence[float], limit: float) -> dict[str, Any]:
-    """Decisions, mean, median, 95th percentile and longest time (milliseconds), and decisions over ``limit`` s."""
+def decision_summary(times: Sequence[float], limit: float, warmup: Sequence[float] = ()) -> dict[str, Any]:
+    """Decisions (the warm-up ones included), then over the others: mean, median, 95th percentile and longest time
+    (milliseconds) and the decisions over ``limit`` seconds; and the warm-up decisions' times (milliseconds)."""
+    first = [t * 1000.0 for t in warmup]
     if not times:
-        return {"decisions": 0, "mean_ms": None, "median_ms": None, "p95_ms": None, "max_ms": None,
-                "limit_s": limit, "over_limit": 0}
+        return {"decisions": len(first), "mean_ms": None, "median_ms": None, "p95_ms": None, "max_ms": None,
+                "limit_s": limit, "over_limit": 0, "warmup_ms": first}
     values = np.asarray(times) * 1000.0
-    return {"decisions": len(times), "mean_ms": float(values.mean()), "median_ms": float(np.median(values)),
-            "p95_ms": float(np.percentile(values, 95)), "max_ms": float(values.max()), "limit_s": limit,
-            "over_limit": int(sum(t > limit for t in times))}
+    return {"decisions": len(times) + len(first), "mean_ms": float(values.mean()),
+            "median_ms": float(np.median(values)), "p95_ms": float(np.percentile(values, 95)),
+            "max_ms": float(values.max()), "limit_s": limit, "over_limit": int(sum(t > limit for t in times)),
+            "warmup_ms": first}
 
 
 #: columns of a ladder result's per-member rows (``members.csv``; documented in :mod:`ccg_env.agents.ladder_report`)
@@ -237,7 +248,7 @@ def run_ladder(agent: Any, *, pool: Pool | str | Path | None = None, quick: bool
                                   deal_points(result, 0, [i for i, s in enumerate(result.seats) if index in s])])
                  for index, member in enumerate(pool.members, 1)]
     rating = bootstrap_rating(opponents, samples=bootstrap_samples, seed=seed, opponent_samples=pool.rating_samples())
-    ladder = LadderResult(candidate, pool, result, rating, decision_summary(times[0], time_limit), config)
+    ladder = LadderResult(candidate, pool, result, rating, decision_summary(times[0][0], time_limit, times[0][1]), config)
     if out_dir is not None:
         ladder.save(out_dir)
     return ladder

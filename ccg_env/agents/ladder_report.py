@@ -5,8 +5,10 @@ Files written by :func:`save_ladder` (``LadderResult.save``):
 ``results.json``:
     ``agent``: the agent's name. ``rating``: the agent's ``rating`` on the pool's scale with ``low`` and ``high``,
     its 95% bootstrap interval over deals (and the pool fit's samples, when the pool records them). ``members``: the rows of ``members.csv``. ``decision_times``: the agent's
-    ``decisions``, ``mean_ms``, ``median_ms``, ``p95_ms``, ``max_ms`` (milliseconds per decision), ``limit_s`` (the
-    per-decision time limit) and ``over_limit`` (decisions that took longer). ``config``: the run's options.
+    ``decisions`` (all of them), and over all but the first decision of each worker process: ``mean_ms``,
+    ``median_ms``, ``p95_ms``, ``max_ms`` (milliseconds per decision), ``limit_s`` (the per-decision time limit) and
+    ``over_limit`` (decisions that took longer); ``warmup_ms``: the first decision of each worker process, which
+    pays for loading (a model file, torch), in milliseconds. ``config``: the run's options.
     ``pool``: the pool file's data. ``environment``: the environment version, spec hash and package version of this
     run. ``games``: one row per game (as the arena's ``games.csv``).
 ``members.csv``, one row per pool member:
@@ -68,10 +70,12 @@ def format_ladder(result: LadderResult) -> str:
                      f"{row['deals_won_both']:>9}{row['deals_split']:>7}{row['deals_lost_both']:>10}"
                      f"{row['deals_other']:>7}")
     times = result.decision_times
-    if times["decisions"]:
+    if times["mean_ms"] is not None:
         lines += ["", f"decision times of {result.agent}: {times['decisions']} decisions, mean {times['mean_ms']:.1f} "
                       f"ms, median {times['median_ms']:.1f} ms, 95th percentile {times['p95_ms']:.1f} ms, longest "
-                      f"{times['max_ms']:.1f} ms; {times['over_limit']} over the {times['limit_s']:g} s limit"]
+                      f"{times['max_ms']:.1f} ms; {times['over_limit']} over the {times['limit_s']:g} s limit"
+                      f" (the first decision of each worker, loading included, apart: "
+                      f"{', '.join(f'{t:.0f}' for t in times['warmup_ms'])} ms)"]
     return "\n".join(lines)
 
 

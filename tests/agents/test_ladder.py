@@ -58,20 +58,24 @@ def test_the_timed_agent_records_each_decision_and_passes_the_rest_through():
     assert agent.act(np.zeros(3), np.array([0, 1, 1])) == 1 and agent.act(np.zeros(3), np.array([1, 0, 0])) == 0
     agent.reset(seed=5)
     assert agent.agent.seed == 5 and agent.can_draft is False and agent.name == "slow"
-    times = agent.take_times()
-    assert len(times) == 2 and all(0.01 <= t < 1.0 for t in times) and agent.take_times() == []
+    agent.act(np.zeros(3), np.array([0, 0, 1]))
+    times, warmup = agent.take_times()  # the first decision of the process is the warm-up, apart from the others
+    assert len(warmup) == 1 and len(times) == 2 and all(0.01 <= t < 1.0 for t in times + warmup)
+    assert agent.take_times() == ([], [])
+    agent.act(np.zeros(3), np.array([0, 0, 1]))
+    assert [len(part) for part in agent.take_times()] == [1, 0]  # one warm-up per process, not per game
     agent.name = "renamed"
     assert agent.agent.name == "renamed"
 
 
-def test_decision_summary_counts_decisions_over_the_limit():
-    summary = decision_summary([0.001, 0.002, 0.003, 2.0], 1.0)
-    assert summary == {"decisions": 4, "mean_ms": pytest.approx(501.5), "median_ms": pytest.approx(2.5),
+def test_decision_summary_counts_decisions_over_the_limit_and_keeps_the_warm_up_apart():
+    summary = decision_summary([0.001, 0.002, 0.003, 2.0], 1.0, [30.0, 0.5])
+    assert summary == {"decisions": 6, "mean_ms": pytest.approx(501.5), "median_ms": pytest.approx(2.5),
                        "p95_ms": pytest.approx(np.percentile([1, 2, 3, 2000], 95)), "max_ms": pytest.approx(2000.0),
-                       "limit_s": 1.0, "over_limit": 1}
+                       "limit_s": 1.0, "over_limit": 1, "warmup_ms": [30000.0, 500.0]}
     assert decision_summary([1.0], 1.0)["over_limit"] == 0  # at the limit is not over it
-    assert decision_summary([], 0.5) == {"decisions": 0, "mean_ms": None, "median_ms": None, "p95_ms": None,
-                                         "max_ms": None, "limit_s": 0.5, "over_limit": 0}
+    assert decision_summary([], 0.5, [2.0]) == {"decisions": 1, "mean_ms": None, "median_ms": None, "p95_ms": None,
+                                                "max_ms": None, "limit_s": 0.5, "over_limit": 0, "warmup_ms": [2000.0]}
 
 
 def test_a_ladder_run_rates_the_agent_against_the_fixed_pool_and_writes_its_documented_files(pool_file, tmp_path):
