@@ -21,6 +21,8 @@ RUNS = [
      ["decks: all 49 ordered pairs", "decisions/s (random play)", "games/s (resets included)",
       "clone() microseconds"]),
     (["env_aec.py", "--steps", "200", "--repeats", "1"], ["engine only", "raw_env", "env (wrapped)"]),
+    (["card_features.py", "--rounds", "1", "--aec-steps", "100", "--batched-steps", "128"],
+     ["engine build:", "| default |", "| card_features |", "| card_features, no ids |"]),
     (["gym_vec.py", "--steps", "256", "--repeats", "1", "--profile"],
      ["single env (CcgDuelEnv)", "make_vec async, N=8", "batched, N=256", "batched SB3 VecEnv, N=64",
       "observation encoder", "action codec and mask"]),

@@ -170,61 +170,79 @@ class RowCache(dict):
 
 
 class FeatureCache(dict):
-    """``(part, definitions)`` -> float32 bytes of one card-feature piece, for one encoder and normalization.
+    """``(part, definitions)`` -> float32 bytes of one part of the card-feature pieces, for one encoder and
+    normalization.
 
-    Parts: 0 both weapons (own, enemy; None for no weapon), 1 the own secrets in order, 2 both graveyards (own,
-    enemy), 3 the own deck. Sums are clipped to the piece's bounds, then scaled when normalizing.
+    Parts: 0 both weapons (own, enemy; None for no weapon), 1 the own secrets in order, 2 the own graveyard, 3 the
+    enemy's graveyard, 4 the own deck. A zone's part is one sum of per-card rows built once (a graveyard row: 1 and
+    the feature row; a deck row: 1, the cost bucket and type one-hots and the feature row), clipped to the piece's
+    bounds, then scaled when normalizing. A zone that differs from one of the last few zones of its part by its last
+    card (a draw pops the deck's last card, a graveyard grows at its end) costs one row added or taken away.
     """
 
     def __init__(self, encoder: ObservationEncoder, normalize: bool) -> None:
         super().__init__()
         assert encoder.features is not None
         self._encoder = encoder
-        self._table = encoder.features.table.astype(np.float64)
+        table = self._table = encoder.features.table
+        n_cards = len(table)
+        self._graveyard_rows = np.concatenate([np.ones((n_cards, 1), dtype=np.float32), table], axis=1)
+        head: np.ndarray = np.zeros((n_cards, 2 + DECK_COST_TOP + len(CARD_TYPES)), dtype=np.float32)
+        for index, card in enumerate(encoder.cards):
+            head[index, 0] = 1.0
+            head[index, 1 + min(max(card.cost, 0), DECK_COST_TOP)] = 1.0
+            if card.card_type in CARD_TYPES:
+                head[index, 2 + DECK_COST_TOP + CARD_TYPES.index(card.card_type)] = 1.0
+        self._deck_rows = np.concatenate([head, table], axis=1)
         high, scale = encoder.view(encoder.high), encoder.view(encoder.scale)
-        self._high = [high[name] for name in FEATURE_PIECES]
-        self._scale = [scale[name] if normalize else None for name in FEATURE_PIECES]
+        names = ("weapon_cards", "own_secret_cards", "graveyard_cards", "graveyard_cards", "own_deck_cards")
+        rows = (np.s_[:], np.s_[:], np.s_[0], np.s_[1], np.s_[:])
+        self._high = [high[name][row].copy() for name, row in zip(names, rows)]
+        self._scale = [scale[name][row].copy() if normalize else None for name, row in zip(names, rows)]
+        #: per part, the last few zones computed and their sums (unclipped), newest first
+        self._recent: list[list[tuple[tuple, np.ndarray]]] = [[] for _ in names]
 
     def __missing__(self, key: tuple) -> bytes:
         if len(self) >= ROW_CACHE_LIMIT:
             self.clear()
         part, definitions = key
-        values = np.zeros(self._high[part].shape, dtype=np.float64)
-        if part == 0 or part == 1:
+        values: np.ndarray
+        if part <= 1:
+            values = np.zeros(self._high[part].shape, dtype=np.float32)
             for slot, definition in enumerate(definitions):
                 if definition is not None:
                     values[slot] = self._table[self._index(definition)]
-        elif part == 2:
-            for side, zone in enumerate(definitions):
-                values[side, 0] = len(zone)
-                values[side, 1:] = self._sum(zone)
         else:
-            self._deck(definitions, values)
-        values = np.minimum(values, self._high[part])
+            values = np.minimum(self._zone_sum(part, definitions), self._high[part])
         scale = self._scale[part]
         if scale is not None:
-            values = values * scale
-        self[key] = data = values.astype(np.float32).tobytes()
+            values *= scale
+        self[key] = data = values.tobytes()
         return data
+
+    def _zone_sum(self, part: int, zone: tuple) -> np.ndarray:
+        """The sum of the per-card rows of ``zone``'s cards (float32: whole numbers, exact), from a recent zone of
+        the part one last card away when there is one."""
+        rows = self._deck_rows if part == 4 else self._graveyard_rows
+        recent = self._recent[part]
+        size = len(zone)
+        sums: np.ndarray | None = None
+        for known, known_sums in recent:
+            if len(known) == size + 1 and known[:-1] == zone:
+                sums = known_sums - rows[self._index(known[-1])]
+                break
+            if len(known) + 1 == size and zone[:-1] == known:
+                sums = known_sums + rows[self._index(zone[-1])]
+                break
+        if sums is None:
+            indices = [self._index(definition) for definition in zone]
+            sums = rows[indices].sum(axis=0) if indices else np.zeros(rows.shape[1], dtype=np.float32)
+        recent.insert(0, (zone, sums))
+        del recent[4:]
+        return sums
 
     def _index(self, definition: Any) -> int:
         return int(self._encoder.card_rows[definition][0])
-
-    def _sum(self, definitions: tuple) -> np.ndarray:
-        counts: np.ndarray = np.zeros(len(self._table), dtype=np.float64)
-        for definition in definitions:
-            counts[self._index(definition)] += 1.0
-        return counts @ self._table
-
-    def _deck(self, definitions: tuple, values: np.ndarray) -> None:
-        """Cards left, by printed cost bucket, by type, then summed features."""
-        top = DECK_COST_TOP
-        values[0] = len(definitions)
-        for definition in definitions:
-            values[1 + min(max(definition.cost, 0), top)] += 1.0
-            if definition.card_type in CARD_TYPES:
-                values[2 + top + CARD_TYPES.index(definition.card_type)] += 1.0
-        values[2 + top + len(CARD_TYPES):] = self._sum(definitions)
 
 
 class ObservationWriter:
@@ -268,9 +286,8 @@ class ObservationWriter:
         self._mulligan = False  # whether the mulligan pieces show anything
         #: with card features: the piece cache, the byte offset and length of each piece, the key each shows
         self._features: FeatureCache | None = _feature_cache(encoder, normalize)
-        self._feature_offsets: list[tuple[int, int]] = [
-            (4 * p.start, 4 * p.stop) for name in FEATURE_PIECES for p in encoder.pieces if p.name == name]
-        self._feature_keys: list[Any] = [None, None, None, None]
+        self._feature_offsets: list[tuple[int, int]] = _feature_offsets(encoder)
+        self._feature_keys: list[Any] = [None] * 5
         self._forget()
 
     def clear(self) -> None:
@@ -283,7 +300,7 @@ class ObservationWriter:
         for held in self._held:
             held.clear()
         self._secrets = self._mulligan = False
-        self._feature_keys = [None, None, None, None]
+        self._feature_keys = [None] * 5
 
     def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
         """Write ``player``'s observation of ``game``.
@@ -437,9 +454,9 @@ class ObservationWriter:
         keys = ((0, (me.weapon[0].definition if me.weapon else None,
                      enemy.weapon[0].definition if enemy.weapon else None)),
                 (1, tuple([card.definition for card in me.secrets])),
-                (2, (tuple([card.definition for card in me.graveyard]),
-                     tuple([card.definition for card in enemy.graveyard]))),
-                (3, tuple([card.definition for card in me.deck])))
+                (2, tuple([card.definition for card in me.graveyard])),
+                (3, tuple([card.definition for card in enemy.graveyard])),
+                (4, tuple([card.definition for card in me.deck])))
         cache, held, raw = self._features, self._feature_keys, self._raw
         assert cache is not None
         for part, key in enumerate(keys):
@@ -460,6 +477,17 @@ class ObservationWriter:
                 if card.uid in marked:
                     floats[base + 1 + slot] = 1.0  # type: ignore[call-overload]
         self._mulligan = in_mulligan
+
+
+def _feature_offsets(encoder: ObservationEncoder) -> list[tuple[int, int]]:
+    """Byte ranges of the :class:`FeatureCache` parts: weapons, own secrets, each graveyard row, own deck."""
+    pieces = {p.name: (4 * p.start, 4 * p.stop) for p in encoder.pieces}
+    if "graveyard_cards" not in pieces:
+        return []
+    start, stop = pieces["graveyard_cards"]
+    middle = (start + stop) // 2
+    return [pieces["weapon_cards"], pieces["own_secret_cards"], (start, middle), (middle, stop),
+            pieces["own_deck_cards"]]
 
 
 def _feature_cache(encoder: ObservationEncoder, normalize: bool) -> FeatureCache | None:
