@@ -38,7 +38,8 @@ masked out like any other.
 ## Configuration
 
 The options of ``ccg_env/Duel-v1`` (``opponent``, ``seat``, ``illegal_action``, ``illegal_reward``,
-``normalize_observations``, ``rules``, ``cards``, ``turn_limit``, ``render_mode``) except ``decks``, with
+``normalize_observations``, ``rules``, ``cards``, ``turn_limit``, ``render_mode``, ``card_features``) except ``decks``
+(and ``card_ids``: the draft pieces are card-id one-hots), with
 ``opponent="heuristic"`` by default (it drafts and battles as the heuristic), and:
 
 | argument       | default       | meaning                                                                           |
@@ -73,10 +74,10 @@ class CcgDraftEnv(CcgDuelEnv):
     def __init__(self, opponent: Any = "heuristic", opponent_draft: Any = "heuristic", seat: str | int = "random",
                  illegal_action: str = "forfeit", illegal_reward: float = -0.1, normalize_observations: bool = False,
                  rules: Rules | str | Path | None = None, cards: Any = None, heroes: Any = None,
-                 turn_limit: int | None = None, render_mode: str | None = None) -> None:
+                 turn_limit: int | None = None, render_mode: str | None = None, card_features: bool = False) -> None:
         self._bind(render_mode, seat=seat, illegal_action=illegal_action, illegal_reward=illegal_reward,
                    normalize_observations=normalize_observations, rules=rules, cards=cards, turn_limit=turn_limit,
-                   mode="draft", heroes=heroes)
+                   mode="draft", heroes=heroes, card_features=card_features)
         self.encoder = self.setup.encoder
         self.duel = Duel(self.setup, make_opponent(opponent, self.setup, opponent_draft),
                                       self._observation, self._mask)

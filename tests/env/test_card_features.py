@@ -196,6 +196,24 @@ def test_the_same_game_plays_the_same_moves_with_and_without_card_features():
         assert a.game.to_json() == b.game.to_json()
 
 
+def test_the_draft_env_takes_card_features_and_its_battle_part_carries_them():
+    import gymnasium as gym
+
+    env = gym.make("ccg_env/Draft-v1", card_features=True, opponent="random", opponent_draft="random")
+    encoder = env.unwrapped.setup.encoder
+    assert encoder.battle.features is not None
+    observation, info = env.reset(seed=0)
+    rng, battle_rows = random.Random(0), 0
+    for _ in range(200):
+        assert env.observation_space.contains(observation)
+        battle_rows += int(encoder.view(observation)["own_hand"][:, encoder.battle.feature_starts[0]:].any())
+        legal = np.flatnonzero(info["action_mask"])
+        observation, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            break
+    assert battle_rows > 0
+
+
 # --- docs/observation.md ---------------------------------------------------------------------------------------
 
 
