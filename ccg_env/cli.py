@@ -117,6 +117,11 @@ def _add_arena(commands: argparse._SubParsersAction) -> None:
                             "decks) plays every ordered deck pair from both seats equally often")
     arena.add_argument("--seed", type=int, default=0,
                        help="first game seed (deal j, games 2j and 2j+1 of every pair, uses seed + j)")
+    arena.add_argument("--card-features", action="store_true",
+                       help="agents observe card features (docs/observation.md), as a model trained with "
+                            "card_features=true needs")
+    arena.add_argument("--no-card-ids", action="store_true",
+                       help="with --card-features: the observation leaves out the card-id one-hots")
     arena.add_argument("--workers", type=positive_int, default=2, help="worker processes (1 = play in this process)")
     arena.add_argument("--out-dir", default="arena_results",
                        help="folder for results.json, pairs.csv, seats.csv, decks.csv, matchups.csv, ratings.csv, "
@@ -367,6 +372,8 @@ def run_arena(args: argparse.Namespace) -> int:
     if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():
         raise ValueError(f"--out-dir {args.out_dir!r} is a file, not a folder")
     if args.mode == "draft":
+        if args.card_features or args.no_card_ids:
+            raise ValueError("--card-features and --no-card-ids are for --mode duel")
         if args.decks or args.save_games:
             raise ValueError("--mode draft drafts every deck and saves no sample games: leave out --decks and "
                              "--save-games")
@@ -392,7 +399,7 @@ def run_arena(args: argparse.Namespace) -> int:
     result = run_tournament(agents, games_per_pair=args.games, seed=args.seed, workers=args.workers,
                             out_dir=args.out_dir, progress=not args.no_progress, rules=data.rules,
                             cards=data.cards, decks=args.decks, save_games=args.save_games,
-                            sources=data.sources)
+                            sources=data.sources, card_features=args.card_features, card_ids=not args.no_card_ids)
     print(result.table())
     print(f"\nresults written to {args.out_dir}/ ({', '.join(OUTPUT_FILES)})")
     if result.replays:

@@ -270,7 +270,8 @@ if __name__ == "__main__":  # print the tables to paste into docs/observation.md
 
 def test_a_model_trained_with_card_features_records_them_and_plays_in_the_arena_with_them(tmp_path):
     """``ccg-env train --set card_features=true`` (a tiny budget) saves a model whose spec records the feature
-    columns; the arena plays it with the same option and a default arena refuses it by name."""
+    columns; the arena (Python and ``ccg-env arena --card-features``) plays it with the same option and a default
+    arena refuses it by name."""
     from ccg_env import cli
     from ccg_env.agents.arena import run_tournament
     from ccg_env.agents.learned import LearnedAgent
@@ -288,5 +289,7 @@ def test_a_model_trained_with_card_features_records_them_and_plays_in_the_arena_
     result = run_tournament([LearnedAgent(path), "random"], games_per_pair=2, workers=1, progress=False,
                             card_features=True, card_ids=False)
     assert sum(row["games"] for row in result.agent_rows()) == 4
+    assert cli.main(["arena", "--agents", f"learned:path={path}", "random", "--games", "2", "--workers", "1",
+                     "--card-features", "--no-card-ids", "--no-progress", "--out-dir", str(tmp_path / "arena")]) == 0
     with pytest.raises(ModelFileError, match="card feature column 'type_minion' is not in the game's"):
         run_tournament([LearnedAgent(path), "random"], games_per_pair=2, workers=1, progress=False)
