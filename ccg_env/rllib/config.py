@@ -22,6 +22,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
 from .env import CcgMultiAgentEnv
 from .modules import MaskedPPOTorchRLModule
+from .runner import CcgEnvRunner
 
 MAIN = "main"
 #: The slot module's ``policy_kwargs`` (the SB3 backend's ``pairwise`` and ``pooled_value`` are fixed here).
@@ -129,7 +130,8 @@ def ppo_config(*, env_config: dict[str, Any] | None = None, num_env_runners: int
         PPOConfig()
         .environment(CcgMultiAgentEnv, env_config=dict(env_config or {}))
         .framework("torch", torch_compile_learner=False)
-        .env_runners(num_env_runners=num_env_runners, num_envs_per_env_runner=envs_per_runner,
+        .env_runners(env_runner_cls=CcgEnvRunner, num_env_runners=num_env_runners,
+                     num_envs_per_env_runner=envs_per_runner,
                      num_cpus_per_env_runner=num_cpus_per_env_runner, rollout_fragment_length=rollout_length,
                      custom_resources_per_env_runner=dict(runner_resources or {}))
         .learners(num_learners=num_learners, num_gpus_per_learner=num_gpus_per_learner)
