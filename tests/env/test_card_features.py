@@ -180,6 +180,17 @@ def test_the_spec_records_the_feature_columns_and_its_digest_differs():
                for d in no_ids.differences(featured))
 
 
+def test_a_recorded_spec_with_bad_card_feature_columns_is_refused_by_name():
+    data = ObservationEncoder(Rules(), default_cards(), card_features=True).spec.to_dict()
+    for bad, complaint in ((7, "expected a list of card feature column names"),
+                           (["cost", "cost"], "a card feature column appears twice"),
+                           (["x" * 201], "expected a list of card feature column names")):
+        with pytest.raises(ValueError, match=f"model.ccgmodel: card_features: {complaint}"):
+            ObservationSpec.from_dict({**data, "card_features": bad}, "model.ccgmodel")
+    with pytest.raises(ValueError, match="expected an object with the fields .* \\(card_features optional\\)"):
+        ObservationSpec.from_dict({**data, "card_feature": []}, "model.ccgmodel")
+
+
 def test_the_same_game_plays_the_same_moves_with_and_without_card_features():
     """The option changes only the observation: the same action ids give the same legal ids and the same end."""
     plain, featured = EnvCore(), EnvCore(card_features=True, card_ids=False)
