@@ -36,7 +36,8 @@ COMMAND_TIMEOUT = 600
 class Run:
     """Run it, after each substitution ``(old, new)`` (``{port}``: a free port), with ``stdin``; ``needs``: commands
     whose files it reads, run first; ``expect``: text its output must hold; ``serves``: a server, stopped once it
-    answers a request."""
+    answers a request; ``exit_status``: the status it must end with (``ccg-env balance`` ends with 1 while a bound
+    fails)."""
 
     shrink: tuple[tuple[str, str], ...] = ()
     stdin: str = ""
@@ -45,6 +46,7 @@ class Run:
     serves: bool = False
     files: dict[str, str] = field(default_factory=dict)
     slow: bool = False
+    exit_status: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,11 @@ COMMANDS: dict[str, Run | NotRun] = {
     ".venv/bin/ccg-env arena --agents search:iterations=768,name=search768 search heuristic --games 196 "
     "--workers 2": Run(shrink=(("iterations=768", "iterations=16"), ("--games 196", "--games 2"), ONE_WORKER),
                        expect="results written to"),
+    ".venv/bin/ccg-env balance --games 490": Run(shrink=(("--games 490", "--games 49"),), expect="first seat",
+                                                 exit_status=1),
+    ".venv/bin/ccg-env balance --agent search:iterations=48 --games 196 --workers 2": Run(
+        shrink=(("iterations=48", "iterations=4"), ("--games 196", "--games 49"), ONE_WORKER), expect="first seat",
+        exit_status=1),
     ".venv/bin/ccg-env ladder random --quick": Run(
         shrink=(("--quick", "--quick --games 2 --workers 1 --bootstrap-samples 20"),), expect="results written to"),
     ".venv/bin/ccg-env ladder search:iterations=48 --leaderboard LEADERBOARD.md": NotRun(
@@ -299,7 +306,7 @@ def run_command(command: str, workspace) -> None:
     result = subprocess.run(["bash", "-c", shrunk(command, plan)], cwd=folder, input=plan.stdin, text=True,
                             capture_output=True, timeout=COMMAND_TIMEOUT, env=environment())
     output = result.stdout + result.stderr
-    assert result.returncode == 0, f"{command!r} exited with {result.returncode}:\n{output[-3000:]}"
+    assert result.returncode == plan.exit_status, f"{command!r} exited with {result.returncode}:\n{output[-3000:]}"
     assert plan.expect in output, f"{command!r} did not print {plan.expect!r}:\n{output[-3000:]}"
     done.add(command)
 
