@@ -5,7 +5,8 @@ The defaults are the ones measured good on a 2-core machine (``docs/scaling.md``
 rollout of 128 steps per env, minibatches of 512 and 4 epochs. On a cluster raise ``num_env_runners`` (one CPU
 each, ``envs_per_runner`` games side by side in each), ``num_learners`` and ``num_gpus_per_learner``; the train
 batch grows with the runners (``rollout_length * envs_per_runner * max(1, num_env_runners)``) unless
-``train_batch_size`` fixes it.
+``train_batch_size`` fixes it. Every env runner is a :class:`~ccg_env.rllib.runner.CcgEnvRunner` (RLlib's
+multi-agent runner with its step counts logged once per ``sample()`` call).
 
 Modules: ``"main"`` (:class:`~ccg_env.rllib.modules.MaskedPPOTorchRLModule`, the one trained) plays both seats of
 a self-play game; a :class:`~ccg_env.rllib.league.LeagueCallback` adds frozen snapshots and maps opponents to
