@@ -127,7 +127,9 @@ def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_
                     subparser.parse_args([*required.get(command, []), action.option_strings[0], bad])
             checked.add(name)
     assert checked == {"arena --games", "arena --workers", "arena --save-games", "bench --seconds", "bench --repeats",
-                       "bench --games", "serve --port", "evaluate --games", "evaluate --envs"}
+                       "bench --games", "serve --port", "evaluate --games", "evaluate --envs", "ladder --games",
+                       "ladder --workers", "ladder --bootstrap-samples", "ladder --time-limit", "balance --games",
+                       "balance --workers"}
 
 
 def test_a_missing_replay_folder_is_refused_before_the_game(capsys, tmp_path):

@@ -98,7 +98,7 @@ class GameMachine(RuleBasedStateMachine):
         me, enemy = state.players[state.current], state.players[1 - state.current]
         source = {ChoiceKind.END_TURN: None, ChoiceKind.PLAY: (me.hand or [me.hero])[0].uid,
                   ChoiceKind.ATTACK: me.hero.uid, ChoiceKind.MULLIGAN: (me.hand or [me.hero])[0].uid,
-                  ChoiceKind.HERO_POWER: (me.hero_power or [me.hero])[0].uid}[kind]
+                  ChoiceKind.HERO_POWER: (me.hero_power or [me.hero])[0].uid, ChoiceKind.PICK: 0}[kind]
         target = enemy.hero.uid if kind is ChoiceKind.ATTACK else None
         before = self.game.to_json()
         with pytest.raises(IllegalActionError, match="game is over"):
