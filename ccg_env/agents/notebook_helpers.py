@@ -119,10 +119,15 @@ def legal_action_lines(game: Game, codec: ActionCodec, mask: np.ndarray) -> list
 # --- training curves and arena tables ----------------------------------------------------------------------
 
 
-def read_eval_csv(path: str | Path) -> list[dict[str, float]]:
+#: ``eval.csv``'s text columns: the opponent, and the environment version and spec hash the run trained on.
+EVAL_TEXT_COLUMNS = ("opponent", "env_version", "spec_hash")
+
+
+def read_eval_csv(path: str | Path) -> list[dict[str, Any]]:
     """The rows of a run's ``eval.csv`` with numeric columns as numbers."""
     with Path(path).open(newline="", encoding="utf-8") as handle:
-        return [{k: (v if k == "opponent" else float(v)) for k, v in row.items()} for row in csv.DictReader(handle)]
+        return [{k: (v if k in EVAL_TEXT_COLUMNS else float(v)) for k, v in row.items()}
+                for row in csv.DictReader(handle)]
 
 
 def rating_curve(rows: Sequence[dict[str, Any]], anchors: dict[str, float]) -> list[dict[str, float]]:

@@ -59,3 +59,14 @@ def test_league_csv_is_read_and_its_snapshots_plot_as_one_band(tmp_path):
     bands = axes.collections  # stacked: each band's top edge is the running sum
     tops = [band.get_paths()[0].vertices[:, 1].max() for band in bands]
     assert tops == pytest.approx([0.8, 1.0, 1.0])
+
+
+def test_read_eval_csv_reads_back_what_a_run_writes(tmp_path):
+    from ccg_env.agents.notebook_helpers import read_eval_csv
+    from ccg_env.env.versions import env_record
+    from ccg_env.training.run import EvalResult, append_csv
+
+    append_csv(tmp_path / "eval.csv", EvalResult(64, 2.5, "heuristic", {"win": 3, "loss": 1}).row())
+    (row,) = read_eval_csv(tmp_path / "eval.csv")
+    assert row["timesteps"] == 64.0 and row["wins"] == 3.0 and row["win_rate"] == 0.75
+    assert row["opponent"] == "heuristic" and row["env_version"] == env_record()["env_version"]
