@@ -51,6 +51,7 @@ TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "t
          "tests/cards", "tests/env/test_seat_rewards.py", "tests/env/test_configured_rules.py",
          "tests/env/test_opponent_views.py", "tests/env/test_core_contract.py", "tests/env/test_episode_statistics.py",
          "tests/env/test_core_draft.py", "tests/env/test_duel_options.py", "tests/env/test_gym_env.py",
+         "tests/env/test_core_step.py",
          "tests/reliability/test_bad_inputs_engine.py", "tests/reliability/test_hostile_files.py",
          "tests/test_model_files.py", "tests/test_model_file_sizes.py", "tests/test_model_card_set.py",
          "tests/reliability/test_hostile_models.py", "tests/viewer/test_replay_tampering.py",
@@ -78,12 +79,9 @@ def prepare_scratch() -> list[str]:
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", "_compiled.json")
-    # docs: tests check the card tables in docs/cards.md
-    for folder in ("ccg_env", "configs", "tests", "docs"):
+    # docs: tests check the card tables in docs/cards.md; benchmarks: the mutmut plugin, and scripts some tests load
+    for folder in ("ccg_env", "configs", "tests", "docs", "benchmarks"):
         shutil.copytree(ROOT / folder, SCRATCH / folder, ignore=skip)
-    (SCRATCH / "benchmarks").mkdir()
-    for name in ("mutmut_plugin.py", "mutation_preload.txt"):
-        shutil.copy2(ROOT / "benchmarks" / name, SCRATCH / "benchmarks" / name)
     modules = [m for m in MODULES if (ROOT / m).exists()]
     settings = {**project_settings(), "only_mutate": modules,
                 "pytest_add_cli_args_test_selection": [t for t in TESTS if (ROOT / t).exists()] + SELECT}
@@ -167,9 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     pool = [name for name in mutant_names(modules) if name not in equivalents]
     sample = draw(pool, modules, args.size, args.seed)
     print(f"mutation sample: {len(sample)} of {len(pool)} mutants of {', '.join(modules)} (seed {args.seed})")
-    mutmut("run", "--max-children", "1", *sample, capture=True)
+    run = mutmut("run", "--max-children", "1", *sample, capture=True)
     found = verdicts(modules)
     results = {name: found.get(name, "not checked") for name in sample}
+    if all(status == "not checked" for status in results.values()):
+        print(f"mutation sample: mutmut ran none of them (exit status {run.returncode}); its last output lines:\n"
+              + "\n".join((run.stdout + run.stderr).replace("\r", "\n").splitlines()[-15:]))
+        return 1
     for name, status in results.items():
         print(f"  {status:12} {name}")
     for name, status in results.items():

@@ -343,3 +343,16 @@ def test_edited_index_buffers_are_refused_at_load(tmp_path):
         with pytest.raises(ModelFileError, match=f"index buffers that the policy's metadata fixes: .*{name}"):
             load_model(path)
     assert load_model(DEFAULT_MODEL).metadata.policy_class == "SlotPolicy"
+
+
+@pytest.mark.parametrize("siblings", [0, 3])
+def test_metadata_nesting_counts_each_closing_bracket_once(siblings):
+    """Nested objects closed before a deep one do not hide its depth (each closing bracket is one level back)."""
+    from ccg_env.model_file import MAX_METADATA_NESTING, parse_metadata
+
+    closed = "".join(f'"s{k}": {{}}, ' for k in range(siblings))
+    too_deep = "{" + closed + '"deep": ' + "[" * MAX_METADATA_NESTING + "]" * MAX_METADATA_NESTING + "}"
+    with pytest.raises(ModelFileError, match=f"nested {MAX_METADATA_NESTING + 1} levels deep"):
+        parse_metadata(too_deep.encode(), "x.ccgmodel")
+    just_right = "{" + closed + '"deep": ' + "[" * (MAX_METADATA_NESTING - 1) + "]" * (MAX_METADATA_NESTING - 1) + "}"
+    assert list(parse_metadata(just_right.encode(), "x.ccgmodel"))[-1] == "deep"

@@ -82,6 +82,7 @@ def test_frames_follow_the_engine_step_by_step(saved):
         for seat, side in enumerate(frame["sides"]):
             player = game.player(seat)
             assert side["hero"]["health"] == max(player.hero.health, 0)
+            assert side["hero"]["max_health"] == player.hero.max_health
             assert side["hero"]["defeated"] == (player.hero.health <= 0)
             assert [c["name"] for c in side["hand"]] == [c.name for c in player.hand]
             assert [(c["name"], c["attack"], c["health"]) for c in side["battlefield"]] == [
