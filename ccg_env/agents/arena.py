@@ -289,27 +289,27 @@ def resolve_pool(decks: Sequence[Any] | None, rules: Rules | None = None, cards:
 
 # --- running games (in this process or in workers) ----------------------------------------------------
 
-_WORKER: dict[str, Any] = {}
+WORKER: dict[str, Any] = {}
 
 
-def _init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
-                 pool: Sequence[Deck] = (), saves: dict[int, tuple[str, dict[str, Any]]] | None = None) -> None:
+def init_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
+                pool: Sequence[Deck] = (), saves: dict[int, tuple[str, dict[str, Any]]] | None = None) -> None:
     build = build_drafting_agent if runner_kwargs.get("mode") == "draft" else build_agent
     agents = [build(spec) for spec in specs]
     for agent, name in zip(agents, names):
         agent.name = name
-    _WORKER["agents"] = agents
+    WORKER["agents"] = agents
     pair = {"decks": (pool[0], pool[-1])} if pool else {}  # the runner's own default pair may not fit the cards
-    _WORKER["runner"] = MatchRunner(**runner_kwargs, **pair)
-    _WORKER["pool"] = list(pool)
-    _WORKER["saves"] = saves or {}
+    WORKER["runner"] = MatchRunner(**runner_kwargs, **pair)
+    WORKER["pool"] = list(pool)
+    WORKER["saves"] = saves or {}
 
 
-def _play_task(task: Task) -> tuple[int, GameRecord]:
-    agents, pool, runner = _WORKER["agents"], _WORKER["pool"], _WORKER["runner"]
+def play_task(task: Task) -> tuple[int, GameRecord]:
+    agents, pool, runner = WORKER["agents"], WORKER["pool"], WORKER["runner"]
     decks = (pool[task.deck0], pool[task.deck1]) if pool else None
     seated = (agents[task.seat0], agents[task.seat1])
-    save = _WORKER["saves"].get(task.game)
+    save = WORKER["saves"].get(task.game)
     if save is None:
         return task.game, runner.play(seated, task.seed, decks=decks)
     path, sources = save
@@ -356,8 +356,9 @@ def sample_games(tasks: Sequence[Task], names: Sequence[str], games_per_pair: in
     return saves
 
 
-def _run(tasks: list[Task], workers: int, init_args: tuple, progress: bool, *, init: Callable[..., None] = _init_worker,
-         play: Callable[[Task], tuple[int, Any]] = _play_task, desc: str = "arena") -> Iterator[tuple[int, Any]]:
+def run_tasks(tasks: list[Task], workers: int, init_args: tuple, progress: bool, *,
+              init: Callable[..., None] = init_worker, play: Callable[[Task], tuple[int, Any]] = play_task,
+              desc: str = "arena") -> Iterator[tuple[int, Any]]:
     """Play ``tasks`` (in this process or in ``workers`` processes, each set up by ``init(*init_args)``), yielding
     ``play(task)`` as games finish (in schedule order with one worker)."""
     if workers <= 1:
@@ -427,7 +428,7 @@ def run_tournament(agents: Sequence[Any], games_per_pair: int = 98, seed: int = 
                              [deck_source(spec) for spec in specs], sources)
     layout = {"card_features": card_features, "card_ids": card_ids}
     init_args = (list(agents), names, {"rules": rules, "cards": cards, **layout}, pool, saves)
-    records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
+    records: dict[int, GameRecord] = dict(run_tasks(full, workers, init_args, progress))
     labels = [deck.name for deck in pool]
     config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "decks": labels,
               "cycle_games": cycle_games(len(pool)), "balance": balance_note(games_per_pair, len(pool)),
@@ -450,7 +451,7 @@ def _draft_tournament(agents: Sequence[Any], games_per_pair: int, seed: int, wor
     names = _unique_names([build_drafting_agent(spec) for spec in agents])
     full = schedule(len(names), games_per_pair, seed, 1)
     init_args = (list(agents), names, {"rules": rules, "cards": cards, "mode": "draft"}, [], {})
-    records: dict[int, GameRecord] = dict(_run(full, workers, init_args, progress))
+    records: dict[int, GameRecord] = dict(run_tasks(full, workers, init_args, progress))
     whole, extra = divmod(games_per_pair, 2)
     config = {"agents": names, "games_per_pair": games_per_pair, "seed": seed, "workers": workers, "mode": "draft",
               "balance": f"{games_per_pair} games per pair: {whole} drafts (seeds {seed}..{seed + whole - 1 + extra}) "

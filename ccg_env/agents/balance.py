@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from ccg_env.intervals import wilson_interval
 
-from .arena import _run, build_agent, resolve_pool, schedule
+from .arena import build_agent, resolve_pool, run_tasks, schedule
 from .match import GameRecord
 
 #: every deck's score against the field must lie within these bounds
@@ -204,7 +204,7 @@ def mirror_balance(agent: str = "heuristic", games: int = 490, seed: int = 0, *,
     tasks = schedule(2, 2 * games, seed, len(pool))[::2]  # deal j, the first agent in seat 0
     names = [f"{name}@0", f"{name}@1"]
     init_args: tuple[Any, ...] = ([agent, agent], names, {"rules": rules, "cards": cards}, pool, {})
-    records = dict(_run(tasks, workers, init_args, progress))
+    records = dict(run_tasks(tasks, workers, init_args, progress))
     cycle = len(pool) ** 2
     config = {"agent": agent, "games": games, "seed": seed, "decks": [deck.name for deck in pool],
               "cycle_games": cycle, "whole_cycles": games // cycle, "deck_bounds": list(DECK_BOUNDS),

@@ -15,8 +15,8 @@ against a member is deal ``k // 2`` (seed ``seed + k // 2``, the ``k // 2``-th o
 decks, round by round) with the agent in seat ``k % 2``, so every deal is played from both seats. It then fits
 the agent's rating with the members' ratings held fixed (:func:`ccg_env.agents.stats.bootstrap_rating`: the
 maximum-likelihood rating, with a 95% bootstrap interval over deals that also redraws the members' ratings from
-the pool fit's bootstrap samples when the pool file records them). Per member it reports the agent's win rate with the Wilson interval and the interval computed per
-deal, and the deal categories; and the agent's decision times against a per-decision time limit (decisions over
+the pool fit's bootstrap samples when the pool file records them). Per member it reports the agent's win rate
+with the Wilson interval and the interval computed per deal, and the deal categories; and the agent's decision times against a per-decision time limit (decisions over
 it are counted, not forfeited). The ladder's default seed differs from the pool fit's, so its deals are new ones.
 """
 
@@ -105,15 +105,15 @@ def pair_schedule(pairs: Sequence[tuple[int, int, int]], seed: int, n_decks: int
 
 def _init_timed_worker(specs: Sequence[Any], names: Sequence[str], runner_kwargs: dict[str, Any],
                        pool: Sequence[Any], timed: Sequence[int]) -> None:
-    arena._init_worker(specs, names, runner_kwargs, pool)
-    agents = arena._WORKER["agents"]
+    arena.init_worker(specs, names, runner_kwargs, pool)
+    agents = arena.WORKER["agents"]
     for index in timed:
         agents[index] = TimedAgent(agents[index])
 
 
 def _play_timed_task(task: Task) -> tuple[int, tuple[GameRecord, dict[int, tuple[list[float], list[float]]]]]:
-    game, record = arena._play_task(task)
-    times = {index: agent.take_times() for index, agent in enumerate(arena._WORKER["agents"])
+    game, record = arena.play_task(task)
+    times = {index: agent.take_times() for index, agent in enumerate(arena.WORKER["agents"])
              if isinstance(agent, TimedAgent)}
     return game, (record, times)
 
@@ -133,7 +133,7 @@ def play_pairs(specs: Sequence[Any], names: Sequence[str], pairs: Sequence[tuple
     init_args = (list(specs), list(names), {"rules": rules, "cards": cards}, pool, list(timed))
     records: dict[int, GameRecord] = {}
     times: dict[int, tuple[list[float], list[float]]] = {index: ([], []) for index in timed}
-    for game, (record, game_times) in arena._run(tasks, workers, init_args, progress, init=_init_timed_worker,
+    for game, (record, game_times) in arena.run_tasks(tasks, workers, init_args, progress, init=_init_timed_worker,
                                                  play=_play_timed_task, desc=desc):
         records[game] = record
         for index, (values, warmup) in game_times.items():
@@ -248,7 +248,8 @@ def run_ladder(agent: Any, *, pool: Pool | str | Path | None = None, quick: bool
                                   deal_points(result, 0, [i for i, s in enumerate(result.seats) if index in s])])
                  for index, member in enumerate(pool.members, 1)]
     rating = bootstrap_rating(opponents, samples=bootstrap_samples, seed=seed, opponent_samples=pool.rating_samples())
-    ladder = LadderResult(candidate, pool, result, rating, decision_summary(times[0][0], time_limit, times[0][1]), config)
+    ladder = LadderResult(candidate, pool, result, rating, decision_summary(times[0][0], time_limit, times[0][1]),
+                          config)
     if out_dir is not None:
         ladder.save(out_dir)
     return ladder

@@ -107,7 +107,7 @@ def _cover_features(encoder: ObservationEncoder, covered: dict) -> None:
     hand, minion = encoder.feature_starts
     covered["own_hand"][:, hand:] = True
     covered["own_battlefield"][:, minion:] = covered["enemy_battlefield"][:, minion:] = True
-    for name in ("weapon_cards", "own_secret_cards", "graveyard_cards", "own_deck_cards"):
+    for name in FEATURE_PIECES:
         covered[name][...] = True
 
 
