@@ -58,9 +58,8 @@ class ObservationSpec:
         return data
 
     def digest(self) -> str:
-        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict` (sorted keys, no spaces)."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-        return hashlib.sha256(text.encode("ascii")).hexdigest()
+        """SHA-256 (hex) of the canonical JSON of :meth:`to_dict` (:func:`json_digest`)."""
+        return json_digest(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "observation spec") -> ObservationSpec:
@@ -129,6 +128,12 @@ class ObservationSpec:
         if self.version != game.version:
             found.append(f"the model's observation layout is version {self.version}, the game's {game.version}")
         return found
+
+
+def json_digest(data: Any) -> str:
+    """SHA-256 (hex) of ``data`` as canonical JSON: sorted keys, no spaces, ASCII."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def spec_of(layout: Any) -> ObservationSpec:

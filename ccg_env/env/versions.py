@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import inspect
 import json
 import re
 from enum import Enum
 from typing import Any, Mapping
+
+from .observation_spec import json_digest
 
 #: The version ``ccg_env.env()``, the Gymnasium ids without a version and every record name by default.
 CURRENT_VERSION = "v1"
@@ -108,9 +109,8 @@ def spec_data(rules: Any = None, cards: Any = None, heroes: Any = None) -> dict[
 
 
 def spec_hash(rules: Any = None, cards: Any = None, heroes: Any = None) -> str:
-    """SHA-256 (hex) of the canonical JSON of :func:`spec_data` (sorted keys, no spaces, ASCII)."""
-    text = json.dumps(spec_data(rules, cards, heroes), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    """SHA-256 (hex) of the canonical JSON of :func:`spec_data` (:func:`~ccg_env.env.observation_spec.json_digest`)."""
+    return json_digest(spec_data(rules, cards, heroes))
 
 
 @functools.lru_cache(maxsize=1)
