@@ -110,17 +110,15 @@ def _check_header(path: Path, columns: list[str]) -> None:
 
 def _check_resumable(run_dir: Path) -> None:
     """A resumed run appends to ``eval.csv``: refuse one written for another environment spec or column layout."""
-    from ..env.versions import env_record, spec_mismatch
+    from ..env.versions import spec_mismatch
 
     path = run_dir / "eval.csv"
     if not path.exists() or path.stat().st_size == 0:
         return
+    _check_header(path, list(EvalResult(0, 0.0, "", {}).row()))
     with path.open(newline="", encoding="utf-8") as handle:
         first = next(csv.DictReader(handle), None)
-    record = env_record()
-    if first is None or not set(record) <= set(first):
-        _check_header(path, [*(first or {}), *record])
-    mismatch = spec_mismatch(first.get("env_version"), first.get("spec_hash")) if first else None
+    mismatch = spec_mismatch(first["env_version"], first["spec_hash"]) if first else None
     if mismatch:
         raise ValueError(f"{path}: cannot resume this run: {mismatch}")
 
