@@ -61,9 +61,8 @@ class CcgEnvRunner(MultiAgentEnvRunner):
             self.episodes_to_numpy = to_numpy
             self._flush_counts()
         if to_numpy:
-            for episode in episodes:
-                if not episode.is_numpy:
-                    episode.to_numpy()
+            for episode in episodes:  # none was converted in the loop; a chunk may hold no agent's steps
+                episode.to_numpy()
         return episodes
 
     def _flush_counts(self) -> None:

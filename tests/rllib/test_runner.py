@@ -42,4 +42,21 @@ def test_the_counts_match_the_episodes_and_add_up_as_rllibs_own_runners_do():
         assert sum(counts["agents"].values()) == counts["env"] + counts["episodes"]
         assert set(counts["agents"]) == {"player_0", "player_1"}
         assert counts["modules"] == {"main": sum(counts["agents"].values())}
-        assert all(episode.is_numpy for episode in episodes)
+        # a chunk cut where no agent acted holds no agent episodes (RLlib's is_numpy cannot be asked of it)
+        assert all(episode.is_numpy for episode in episodes if episode.agent_episodes)
+
+
+def test_a_chunk_cut_before_any_agent_step_is_returned_not_raised():
+    # a legal first move hands the turn over; cut there, the chunk holds no agent's finished step
+    runner = CcgEnvRunner(config=tiny_config(env_config={"decks": "random", "seed": 3}, seed=3))
+    try:
+        empty_chunks = 0
+        for _ in range(300):
+            episodes = runner.sample(num_timesteps=1, random_actions=True)
+            empty_chunks += sum(not episode.agent_episodes for episode in episodes)
+            assert all(episode.is_numpy for episode in episodes if episode.agent_episodes)
+            if empty_chunks:
+                break
+    finally:
+        runner.stop()
+    assert empty_chunks
