@@ -23,7 +23,7 @@ def run_dir(tmp_path_factory):
 
 def test_on_training_s_own_deals_it_reproduces_the_training_evaluations(run_dir):
     config = load_config(run_dir / "config.yaml")
-    results = evaluate_checkpoints(run_dir, games=config.eval_games, seed=config.eval_seed, envs=3)
+    results = evaluate_checkpoints(run_dir, games=config.eval_games, seed=config.eval_seed, envs=config.eval_envs)
     assert [r.timesteps for r in results] == [1024, 2048]
     with open(run_dir / "eval.csv", newline="") as file:
         rows = list(csv.DictReader(file))

@@ -105,7 +105,10 @@ def evaluate_checkpoints(run_dir: str | Path, games: int = 1960, seed: int = DEF
         games: games per checkpoint; a multiple of 98 (every ordered pair of the 7 packaged decks from both seats)
             keeps decks and seats balanced.
         seed: seed of the deals, the same for every checkpoint.
-        envs: games played side by side.
+        envs: games played side by side. With the run's ``eval_envs`` and ``eval_games``, ``seed=eval_seed``
+            replays training's own evaluation games exactly; with another number the policy reads its observations
+            in batches of another size, whose float rounding (about 1e-7) can flip a greedy choice between two
+            nearly equal moves.
         opponent: a registered agent name, or a mapping of one and its options (``{"name": "search",
             "iterations": 8}``, labelled ``search(iterations=8)`` as in ``eval.csv``; one agent object serves the
             games played side by side, as in training's ``eval_opponents``, so a randomized one's games depend on

@@ -158,8 +158,8 @@ def test_ccg_env_evaluate_replays_the_checkpoints_of_an_rllib_run(tiny_run):
     config = load_config(tiny_run / "config.yaml")
     with open(tiny_run / "eval.csv", newline="") as file:
         rows = list(csv.DictReader(file))
-    for opponent in ("heuristic", "random"):  # training's own games again, with another number of envs
-        results = evaluate_checkpoints(tiny_run, games=config.eval_games, seed=config.eval_seed, envs=3,
+    for opponent in ("heuristic", "random"):  # training's own games again (in batches of training's size)
+        results = evaluate_checkpoints(tiny_run, games=config.eval_games, seed=config.eval_seed, envs=config.eval_envs,
                                        opponent=opponent)
         trained = {int(row["timesteps"]): (int(row["wins"]), int(row["losses"])) for row in rows
                    if row["opponent"] == opponent}
