@@ -4,10 +4,12 @@ A model file is a zip archive with exactly two members:
 
 - ``metadata.json``: what the policy is and what it was trained on (:class:`ModelMetadata`): the policy class
   and its constructor options (names from fixed lists, numbers within bounds), the observation and action
-  sizes, the rules and the card ids of the observation's one-hots, the observation's spec (its layout by name:
+  sizes, the rules and the card ids of the observation's one-hots (none for an observation without card ids, which
+  fits any card set whose observation spec fits), the observation's spec (its layout by name:
   :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from files written before it was recorded), the
-  ccg-env version, the environment version and spec hash it was made for (:mod:`ccg_env.env.versions`; absent
-  from files written before versions were recorded), and the SHA-256 of the weights;
+  ccg-env version, the environment version and spec hash it was made for (:mod:`ccg_env.env.versions`, without the
+  card set for a model not bound to the packaged cards: :func:`env_record_of`; absent from files written before
+  versions were recorded), and the SHA-256 of the weights;
 - ``weights.pt``: ``torch.save`` of plain tensors (the policy's ``state_dict`` and the observation bounds),
   read back with ``torch.load(weights_only=True)``, which refuses any other pickled object.
 
@@ -96,7 +98,8 @@ class ModelMetadata:
     rules: dict | None
     """the rules it was trained under (``Rules`` fields), or None if unknown"""
     card_ids: tuple | None
-    """the card ids in observation one-hot order (sorted), or None if unknown"""
+    """the card ids in observation one-hot order (sorted), or None if unknown or if the observation has no card ids
+    (card features without card ids: the model plays any card set whose observation fits its spec)"""
     weights_sha256: str
     """SHA-256 of the ``weights.pt`` member"""
     ccg_env_version: str = ""
@@ -242,15 +245,66 @@ def check_env_fields(env_version: Any, spec_hash: Any, where: str) -> None:
 def check_env_spec(metadata: Any, where: str) -> None:
     """Refuse a model made for another environment version or spec than this ccg-env builds, naming both (version
     and spec hash); a file that records neither was written before versions were recorded and is not refused here
-    (its sizes, card ids and observation spec are still checked by :func:`check_fits`)."""
+    (its sizes, card ids and observation spec are still checked by :func:`check_fits`).
+
+    The recorded spec hash is either this ccg-env's spec hash or its spec hash without the card set
+    (:func:`ccg_env.env.versions.spec_data_without_cards`), which a model not bound to the packaged card set records
+    (:func:`env_record_of`): the card set of such a model is checked against the game's by :func:`check_fits`.
+    """
     env_version = getattr(metadata, "env_version", None)
     if env_version is None:
         return
-    from .env.versions import spec_mismatch
+    from .env.versions import CURRENT_VERSION, current_spec_hash_without_cards, spec_mismatch
 
-    mismatch = spec_mismatch(env_version, getattr(metadata, "spec_hash", None))
-    if mismatch is not None:
-        raise ModelFileError(f"{where}: the model does not fit this environment: {mismatch}")
+    recorded = getattr(metadata, "spec_hash", None)
+    mismatch = spec_mismatch(env_version, recorded)
+    if mismatch is None or (env_version == CURRENT_VERSION and recorded == current_spec_hash_without_cards()):
+        return
+    if not _bound_to_packaged_cards(metadata):
+        mismatch = mismatch.removesuffix(")") + f", or {current_spec_hash_without_cards()[:16]} without the card set)"
+    raise ModelFileError(f"{where}: the model does not fit this environment: {mismatch}")
+
+
+def reads_card_ids(metadata: Any) -> bool:
+    """Whether a model's observation holds card ids (so it plays only the card set it records): False for a model
+    whose recorded observation spec has card features and no card ids, which plays any card set whose observation
+    fits its spec; True for every other, a file without a recorded spec included."""
+    spec = read_spec(getattr(metadata, "observation_spec", None), "observation_spec")
+    return spec is None or bool(spec.card_ids) or not spec.card_features
+
+
+def _bound_to_packaged_cards(metadata: Any) -> bool:
+    """Whether a model reads the card ids of the packaged card set (None recorded: assumed, as files before)."""
+    if not reads_card_ids(metadata):
+        return False
+    card_ids = getattr(metadata, "card_ids", None)
+    if card_ids is None:
+        return True
+    from .engine import default_cards
+
+    return list(card_ids) == sorted(default_cards())
+
+
+def env_record_of(spec: Any, cards: Any) -> dict[str, str]:
+    """The environment version and spec hash a model file records, given its observation ``spec`` and the card set it
+    was trained on (None, None: unknown): this ccg-env's spec hash (:func:`ccg_env.env.versions.env_record`) for a
+    model whose observation has card ids and that was trained on the packaged card set (or whose card set is
+    unknown); for any other, the spec hash without the card set, so that a change to the packaged cards does not
+    refuse a model that never read them."""
+    from .env.versions import CURRENT_VERSION, current_spec_hash_without_cards, env_record
+
+    if spec is None or cards is None or (spec.card_ids and _is_packaged(cards)):
+        return env_record()
+    return {"env_version": CURRENT_VERSION, "spec_hash": current_spec_hash_without_cards()}
+
+
+def _is_packaged(cards: Any) -> bool:
+    """Whether a card set is the packaged one: the same ids with the same definitions."""
+    from .engine import default_cards
+
+    packaged = default_cards()
+    return cards is packaged or (sorted(cards) == sorted(packaged)
+                                 and all(cards[card_id] == packaged[card_id] for card_id in packaged))
 
 
 def _check_sha256(value: Any, where: str) -> None:
@@ -493,7 +547,8 @@ def check_fits(metadata: Any, where: str, *, observation_size: int | None = None
 
     ``spec``: the game's :class:`~ccg_env.env.observation_spec.ObservationSpec`; when the model records one too, a
     difference is named first (a card, keyword or piece: :meth:`ObservationSpec.differences`). A file written
-    before specs were recorded is checked by its sizes and card ids only.
+    before specs were recorded is checked by its sizes and card ids only. A model whose observation holds no card
+    ids (:func:`reads_card_ids`) is not checked by card ids: it fits any game whose observation spec and sizes fit.
     """
     check_env_spec(metadata, where)
     recorded = read_spec(getattr(metadata, "observation_spec", None), f"{where}: observation_spec")
@@ -502,18 +557,30 @@ def check_fits(metadata: Any, where: str, *, observation_size: int | None = None
         if differences:
             more = f" (and {len(differences) - 3} more differences)" if len(differences) > 3 else ""
             raise ModelFileError(f"{where}: the model does not fit the game's observation: "
-                                 f"{'; '.join(differences[:3])}{more}")
+                                 f"{'; '.join(differences[:3])}{more}{_layout_hint(recorded, spec)}")
     if observation_size is not None and observation_size != metadata.observation_size:
         raise ModelFileError(f"{where}: the model reads observations of {metadata.observation_size} entries but "
                              f"the game's have {observation_size} (other rules or card set?)")
     if action_size is not None and action_size != metadata.action_size:
         raise ModelFileError(f"{where}: the model has {metadata.action_size} action ids but the game's layout has "
                              f"{action_size} (other hand or battlefield size?)")
-    if card_ids is not None and metadata.card_ids is not None and tuple(card_ids) != metadata.card_ids:
+    if card_ids is not None and metadata.card_ids is not None and reads_card_ids(metadata) \
+            and tuple(card_ids) != tuple(metadata.card_ids):
         ours, theirs = set(card_ids), set(metadata.card_ids)
         raise ModelFileError(f"{where}: the model was trained on a card set of {len(theirs)} cards but the game's "
                              f"has {len(ours)}; only in the model's: {sorted(theirs - ours)[:5]}, only in the "
                              f"game's: {sorted(ours - theirs)[:5]} (pass the card set it was trained on)")
+
+
+def _layout_hint(recorded: Any, game: Any) -> str:
+    """How to play a model whose observation layout options differ from the game's ("" when they agree)."""
+    options = {"card_features": bool(recorded.card_features), "card_ids": bool(recorded.card_ids)}
+    if options == {"card_features": bool(game.card_features), "card_ids": bool(game.card_ids)}:
+        return ""
+    flags = {(False, True): "the default layout", (True, True): "--card-features",
+             (True, False): "--card-features --no-card-ids"}.get((options["card_features"], options["card_ids"]), "")
+    words = ", ".join(f"{key}={value}" for key, value in options.items())
+    return f" (the model was trained with {words}: play it with the same{f' ({flags})' if flags else ''})"
 
 
 def describe(metadata: ModelMetadata) -> str:
@@ -526,11 +593,17 @@ def describe(metadata: ModelMetadata) -> str:
              f"{' (normalized into [0, 1])' if metadata.observation_normalized else ' (raw values)'}",
              f"actions: {metadata.action_size} ids",
              f"rules: {json.dumps(metadata.rules) if metadata.rules is not None else 'unknown'}",
-             f"cards: {len(metadata.card_ids) if metadata.card_ids is not None else 'unknown'}",
+             f"cards: {_cards_line(metadata)}",
              f"observation spec: {_spec_line(metadata.observation_spec)}",
              f"environment: {_env_line(metadata.env_version, metadata.spec_hash)}",
              f"written by ccg-env {metadata.ccg_env_version or '?'}; source: {json.dumps(metadata.source)}"]
     return "\n".join(lines)
+
+
+def _cards_line(metadata: ModelMetadata) -> str:
+    if not reads_card_ids(metadata):
+        return "any card set (its observation has card features and no card ids)"
+    return str(len(metadata.card_ids)) if metadata.card_ids is not None else "unknown"
 
 
 def _env_line(env_version: str | None, spec_hash: str | None) -> str:

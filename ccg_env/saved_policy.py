@@ -19,7 +19,8 @@ import numpy as np
 
 from . import __version__
 from .model_file import (ACTIVATIONS, SUFFIX, ModelFileError, ModelMetadata, UntrustedModelError, check_env_spec,
-                         check_fits, model_kind, read_model_file, untrusted_zip_message, write_model_file)
+                         check_fits, env_record_of, model_kind, read_model_file, untrusted_zip_message,
+                         write_model_file)
 from .tensor_file import check_module_size, load_tensors
 
 #: Keys of the ``weights.pt`` payload: the policy's state dict and the observation space's bounds.
@@ -81,26 +82,26 @@ def policy_spec(policy: Any) -> tuple[str, dict[str, Any]]:
 
 def metadata_of(policy: Any, rules: Any = None, cards: Any = None, source: dict | None = None) -> ModelMetadata:
     """The metadata describing ``policy``; ``rules`` (a ``Rules``) and ``cards`` (a ``CardSet``) if known, and then
-    the spec of the observation they make (the duel's, or the draft mode's when that is the policy's size); the
-    environment version and spec hash of this ccg-env (:func:`ccg_env.env.versions.env_record`)."""
+    the spec of the observation they make (the duel's, or the draft mode's when that is the policy's size) and the
+    card ids it reads (none when that observation has no card ids); the environment version and spec hash
+    (:func:`ccg_env.model_file.env_record_of`: without the card set for a model not bound to the packaged cards)."""
     import dataclasses
-
-    from .env.versions import env_record
 
     name, kwargs = policy_spec(policy)
     high = np.asarray(policy.observation_space.high)
     size = int(policy.observation_space.shape[0])
-    spec = observation_spec_of(rules, cards, size).to_dict() if rules is not None and cards is not None else None
+    spec = observation_spec_of(rules, cards, size) if rules is not None and cards is not None else None
+    reads_ids = cards is not None and (spec is None or bool(spec.card_ids))
     return ModelMetadata(policy_class=name, policy_kwargs=kwargs, observation_size=size,
                          observation_normalized=bool(np.all(high <= 1.0)), action_size=int(policy.action_space.n),
                          rules=dataclasses.asdict(rules) if rules is not None else None,
-                         card_ids=tuple(sorted(cards)) if cards is not None else None, weights_sha256="0" * 64,
-                         ccg_env_version=__version__, source=dict(source or {}), observation_spec=spec,
-                         **env_record())
+                         card_ids=tuple(sorted(cards)) if reads_ids else None, weights_sha256="0" * 64,
+                         ccg_env_version=__version__, source=dict(source or {}),
+                         observation_spec=spec.to_dict() if spec is not None else None, **env_record_of(spec, cards))
 
 
 #: The observation layout options a saved policy's observation is matched against, in order.
-LAYOUT_OPTIONS = ({}, {"card_features": True}, {"card_features": True, "card_ids": False})
+LAYOUT_OPTIONS: tuple[dict[str, bool], ...] = ({}, {"card_features": True}, {"card_features": True, "card_ids": False})
 
 
 def observation_spec_of(rules: Any, cards: Any, size: int) -> Any:

@@ -20,12 +20,15 @@ league's snapshots and RLlib's evaluations play), or samples the masked policy w
 Observation scale: a model trained on normalized observations saw each raw value multiplied by
 ``ObservationEncoder(rules, cards).scale``. The agent receives raw observations and applies the scale of the
 game it is shown: the rules come from the ``GameView`` passed to :meth:`act` (the packaged rules when no view is
-given) and the card set from the ``cards`` option (the packaged cards by default). A model file records the card
-set it was trained on: another card set is refused with an error naming both; so is an observation or action
-mask of another size than the model's. A file that records its observation spec is also compared, at the first
-observation, with the spec of the game's rules and card set: a new card, keyword or piece size is refused by name.
-The encoder the agent compares and scales with has the layout options its model's spec records (``card_features``,
-``card_ids``), so the game must be played with the same options (the env's, the arena's ``card_features``).
+given) and the card set from the ``cards`` option (the packaged cards by default). A model whose observation has
+card ids records the card set it was trained on: another card set is refused with an error naming both; so is an
+observation or action mask of another size than the model's. A file that records its observation spec is also
+compared, at the first observation, with the spec of the game's rules and card set: a new card, keyword or piece
+size is refused by name. The encoder the agent compares and scales with has the layout options its model's spec
+records (``card_features``, ``card_ids``), so the game must be played with the same options (the env's, the arena's
+``--card-features --no-card-ids``). A model trained with ``card_features=True, card_ids=False`` records no card set
+(:func:`ccg_env.model_file.reads_card_ids`): its observation's spec and scale are the same for every card set, so it
+plays any game with that layout whatever its cards (another file, a generated pool), without a ``cards`` option.
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ class LearnedAgent:
         return state
 
     def _load(self) -> Any:
-        """The loaded model (a ``LoadedPolicy`` or a :class:`LoadedModule`), checked against the card set."""
+        """The loaded model (a ``LoadedPolicy`` or a :class:`LoadedModule`), checked against the card set (when its
+        observation has card ids)."""
         from ccg_env.engine.game_setup import resolve_cards
 
         if is_rllib_path(self.path):

@@ -9,7 +9,9 @@ released version is never changed: a change to any of those makes a new version 
 ``tests/test_env_versions.py`` enforces. Versions this ccg-env can no longer build are in :data:`REPLACED`.
 
 Model files, arena results, run records and replays record :func:`env_record`: the version this ccg-env builds
-and the spec hash computed from its packaged data.
+and the spec hash computed from its packaged data. A model that is not bound to the packaged card set (its
+observation names no card id, or it was trained on another card set) records instead the digest of
+:func:`spec_data_without_cards`, everything but the card set, so a change to the packaged cards does not refuse it.
 """
 
 from __future__ import annotations
@@ -119,6 +121,29 @@ def current_spec_hash() -> str:
     return spec_hash()
 
 
+#: The parts of :func:`spec_data` that the card set makes: its definitions, its decks and the observation layouts
+#: that name card ids.
+CARD_SET_PARTS = ("cards", "decks", "observation")
+
+
+def spec_data_without_cards(rules: Any = None, heroes: Any = None) -> dict[str, Any]:
+    """:func:`spec_data` without :data:`CARD_SET_PARTS`, with the observation layout that names no card instead
+    (card features without card ids: its spec and bounds, the same for every card set): what a model that is not
+    bound to the packaged card set is checked by (:func:`ccg_env.model_file.check_env_spec`)."""
+    from .core import EnvCore
+
+    data = {key: value for key, value in spec_data(rules, None, heroes).items() if key not in CARD_SET_PARTS}
+    encoder = EnvCore(rules, card_features=True, card_ids=False).encoder
+    data["observation"] = {"duel_without_card_ids": encoder.spec.to_dict(), "duel_high": canonical(encoder.high)}
+    return data
+
+
+@functools.lru_cache(maxsize=1)
+def current_spec_hash_without_cards() -> str:
+    """The digest of :func:`spec_data_without_cards` of this ccg-env's packaged data (computed once per process)."""
+    return json_digest(spec_data_without_cards())
+
+
 def env_record() -> dict[str, str]:
     """What model files, results, run records and replays record: ``{"env_version": ..., "spec_hash": ...}``."""
     return {"env_version": CURRENT_VERSION, "spec_hash": current_spec_hash()}
@@ -197,5 +222,6 @@ def _front_end_defaults() -> dict[str, Any]:
     return found
 
 
-__all__ = ["CURRENT_VERSION", "ENV_NAMES", "REPLACED", "VERSIONS", "EnvVersion", "canonical", "check_version",
-           "current_spec_hash", "env_record", "is_version_name", "spec_data", "spec_hash", "spec_mismatch"]
+__all__ = ["CARD_SET_PARTS", "CURRENT_VERSION", "ENV_NAMES", "REPLACED", "VERSIONS", "EnvVersion", "canonical",
+           "check_version", "current_spec_hash", "current_spec_hash_without_cards", "env_record", "is_version_name",
+           "spec_data", "spec_data_without_cards", "spec_hash", "spec_mismatch"]

@@ -7,9 +7,10 @@ writes the main module as a policy file, which is what to share: a zip archive w
 - ``metadata.json``: ``format`` (``"ccg-env-rllib-module"``), ``format_version``, the module class
   (``MaskedPPOTorchRLModule`` or ``SlotPPOTorchRLModule``), its layer sizes, activation and layer sharing (names
   from a fixed list, sizes bounded), for the slot module its ``slot`` sizes and the observation's pieces, the
-  observation and action sizes, the rules and the card ids it was trained on, the observation's spec (its layout
-  by name, :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent from older files), the environment
-  version and spec hash it was made for (:mod:`ccg_env.env.versions`; absent from older files), and the weights'
+  observation and action sizes, the rules and the card ids it was trained on (null for an observation without card
+  ids), the observation's spec (its layout by name, :class:`~ccg_env.env.observation_spec.ObservationSpec`; absent
+  from older files), the environment version and spec hash it was made for (:mod:`ccg_env.env.versions`, as a
+  ``.ccgmodel`` records them: :func:`ccg_env.model_file.env_record_of`; absent from older files), and the weights'
   SHA-256;
 - ``weights.pt``: the module's ``state_dict`` as plain tensors, read with ``torch.load(weights_only=True)``.
 
@@ -154,9 +155,10 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
 
     import torch
 
-    from ..env.versions import env_record
+    from ..model_file import env_record_of
 
     config = module.model_config or {}
+    spec = core.encoder.spec
     buffer = io.BytesIO()
     torch.save({k: v.detach().cpu().clone() for k, v in module.state_dict().items()}, buffer)
     weights = buffer.getvalue()
@@ -166,9 +168,9 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "head_fcnet_hiddens": list(config.get("head_fcnet_hiddens", [])),
         "fcnet_activation": config.get("fcnet_activation", "tanh"),
         "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
-        "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards),
+        "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards) if spec.card_ids else None,
         "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
-        "observation_spec": core.encoder.spec.to_dict(), **env_record(),
+        "observation_spec": spec.to_dict(), **env_record_of(spec, core.cards),
         "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
                  if type(module).__name__ == SLOT_CLASS else None),
     }
