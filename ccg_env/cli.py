@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_arena(commands)
     _add_ladder(commands)
+    _add_exploit(commands)
     _add_balance(commands)
     _add_play(commands)
     _add_train(commands)
@@ -185,6 +186,48 @@ def _add_ladder(commands: argparse._SubParsersAction) -> None:
                         help="folder for results.json, members.csv, ladder.txt and ladder.png")
     ladder.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     _add_trust_model(ladder)
+
+
+def _add_exploit(commands: argparse._SubParsersAction) -> None:
+    exploit = _command(commands, "exploit", "Measure how exploitable an agent is: train a best response against it "
+                                            "(MaskablePPO, the default training recipe, the frozen agent as the "
+                                            "opponent) for N minutes of wall time, then play each of its snapshots "
+                                            "against the agent on the ladder's deals; win rates with per-deal "
+                                            "intervals, a lower bound on the agent's exploitability.")
+    exploit.add_argument("agent", metavar="AGENT",
+                         help="an agent spec as the ladder takes it (heuristic, search:iterations=48, "
+                              "learned:path=m.ccgmodel, an entry-point agent) or a model file (.ccgmodel)")
+    exploit.add_argument("--minutes", type=positive_minutes, required=True,
+                         help="wall time of training (the warm start included)")
+    exploit.add_argument("--games", type=positive_int, default=None, metavar="G",
+                         help="games per snapshot; none given: every ordered pair of the packaged decks from both "
+                              "seats once (98)")
+    exploit.add_argument("--checkpoints", type=positive_int, default=4, metavar="K",
+                         help="snapshots evenly spaced over the budget, the last at N minutes")
+    exploit.add_argument("--seed", type=int, default=None, help="training seed; none given: the recipe's")
+    exploit.add_argument("--out", "--out-dir", dest="out_dir", default="exploit_results", metavar="DIR",
+                         help="folder for the snapshots, results.json, snapshots.csv, exploit.txt and exploit.png")
+    exploit.add_argument("--leaderboard", metavar="FILE", default=None,
+                         help="add the agent's exploitability row to this Markdown leaderboard")
+    exploit.add_argument("--config", default="ppo_vs_heuristic",
+                         help="the training recipe: a configs/train/<name>.yaml path or a packaged name")
+    exploit.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                         help="override one recipe key (repeatable), e.g. --set net_arch=[64,64]")
+    exploit.add_argument("--workers", type=positive_int, default=2,
+                         help="worker processes of the evaluation games (1 = play in this process)")
+    exploit.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    _add_trust_model(exploit)
+
+
+def positive_minutes(text: str) -> float:
+    """argparse type: a finite number of minutes above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of minutes above 0, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number of minutes above 0, got {text!r}")
+    return value
 
 
 def _add_play(commands: argparse._SubParsersAction) -> None:
@@ -428,6 +471,30 @@ def run_ladder(args: argparse.Namespace) -> int:
     print(f"\nresults written to {args.out_dir}/ ({', '.join(LADDER_FILES)})")
     if args.leaderboard:
         print(f"leaderboard row added to {args.leaderboard}: {append_leaderboard(result, args.leaderboard)}")
+    return 0
+
+
+def run_exploit(args: argparse.Namespace) -> int:
+    from ccg_env.agents.arena import build_agent
+    from ccg_env.agents.exploit_report import EXPLOIT_FILES, append_exploitability
+    from ccg_env.agents.ladder import ladder_agent_spec
+    from ccg_env.training.train_config import parse_overrides
+
+    for option, path in (("--out", args.out_dir), ("--leaderboard", args.leaderboard)):
+        if path is not None and Path(path).exists() and Path(path).is_dir() == (option == "--leaderboard"):
+            raise ValueError(f"{option} {path!r} is a {'folder' if option == '--leaderboard' else 'file'}")
+    spec = ladder_agent_spec(args.agent)
+    spec = with_trust([spec])[0] if args.trust_model else spec
+    build_agent(spec)  # a bad spec or model file stops here, before any training
+    from ccg_env.training.exploit import run_exploit as exploit
+
+    result = exploit(spec, args.minutes, games=args.games, checkpoints=args.checkpoints, seed=args.seed,
+                     out_dir=args.out_dir, recipe=args.config, overrides=parse_overrides(args.overrides),
+                     workers=args.workers, progress=not args.no_progress)
+    print(result.table())
+    print(f"\nresults written to {args.out_dir}/ ({', '.join(EXPLOIT_FILES)}, snapshots/)")
+    if args.leaderboard:
+        print(f"exploitability row added to {args.leaderboard}: {append_exploitability(result, args.leaderboard)}")
     return 0
 
 
@@ -707,7 +774,8 @@ def _build_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"arena": run_arena, "balance": run_balance, "ladder": run_ladder, "play": run_play, "train": run_train,
+COMMANDS = {"arena": run_arena, "balance": run_balance, "ladder": run_ladder, "exploit": run_exploit,
+            "play": run_play, "train": run_train,
             "evaluate": run_evaluate, "bench": run_bench, "replay": run_replay, "view": run_view, "serve": run_serve,
             "model": run_model, "deck": run_deck}
 
