@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(commands)
     _add_train(commands)
     _add_evaluate(commands)
+    _add_dataset(commands)
+    _add_bc(commands)
     _add_bench(commands)
     _add_replay(commands)
     _add_view(commands)
@@ -279,6 +281,36 @@ def _add_evaluate(commands: argparse._SubParsersAction) -> None:
                                                                "(search:iterations=8); default: the run's evaluation "
                                                                "opponent")
     evaluate.add_argument("--no-progress", action="store_true", help="hide the progress bar (shown on a terminal)")
+
+
+def _add_dataset(commands: argparse._SubParsersAction) -> None:
+    dataset = _command(commands, "dataset", "Record an agent's decisions over the arena's deals (every ordered deck "
+                                            "pair, the agent in both seats) as a Minari dataset: observation, mask, "
+                                            "action id, reward, deal and seed, search's visit counts; each game also "
+                                            "as a replay file (ccg_env.training.dataset; extra 'dataset').")
+    dataset.add_argument("--agent", required=True, metavar="SPEC",
+                         help="the recorded agent: heuristic, search:N (N iterations) or any arena spec")
+    dataset.add_argument("--opponent", default="heuristic", metavar="SPEC", help="the agent it plays against")
+    dataset.add_argument("--decisions", type=positive_int, required=True, metavar="D",
+                         help="record at least D of the agent's decisions (whole games)")
+    dataset.add_argument("--seed", type=int, default=0, help="first deal seed (deal j uses seed + j)")
+    dataset.add_argument("--out", required=True, metavar="DIR",
+                         help="the datasets folder (Minari's MINARI_DATASETS_PATH): writes DIR/<dataset id>/")
+    dataset.add_argument("--dataset-id", default=None, metavar="ID",
+                         help="Minari dataset id (default: duel-<agent>-v0, e.g. duel-search48-v0)")
+    dataset.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _add_bc(commands: argparse._SubParsersAction) -> None:
+    bc = _command(commands, "bc", "Behaviour cloning: fit a training config's policy to a 'ccg-env dataset' and "
+                                  "write it as a .ccgmodel file (ccg_env.training.bc).")
+    bc.add_argument("dataset", metavar="DATASET", help="the dataset folder, DIR/<dataset id> as 'ccg-env dataset' "
+                                                       "wrote it")
+    bc.add_argument("--out", required=True, metavar="MODEL", help="the .ccgmodel file to write")
+    bc.add_argument("--config", default="ppo_vs_heuristic", metavar="PATH",
+                    help="the training config whose policy is fitted (a packaged name or a YAML path)")
+    bc.add_argument("--epochs", type=positive_int, default=6, help="passes over the decisions")
+    bc.add_argument("--seed", type=int, default=0, help="seed of the policy's initial weights and the minibatches")
 
 
 def _add_bench(commands: argparse._SubParsersAction) -> None:
@@ -685,6 +717,34 @@ def run_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_dataset(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from ccg_env.training.dataset import generate
+
+    with tqdm(total=args.decisions, desc="dataset", unit="decision", unit_scale=True,
+              disable=args.no_progress) as bar:
+        summary = generate(args.agent, args.decisions, args.seed, args.out, args.dataset_id, args.opponent,
+                           bar.update)
+    print(summary.line())
+    return 0
+
+
+def run_bc(args: argparse.Namespace) -> int:
+    from ccg_env.extras import require_extra
+
+    require_extra("train", "ccg-env bc")
+    require_extra("dataset", "ccg-env bc")
+    from ccg_env.training.bc import clone
+
+    result = clone(args.dataset, args.out, args.config, args.epochs, seed=args.seed,
+                   on_epoch=lambda epoch: print(f"epoch {epoch.epoch}: held-out accuracy "
+                                                f"{epoch.held_out_accuracy:.3f}", flush=True))
+    print(f"wrote {result.path}: {args.config}'s policy fitted to {result.decisions:,} decisions of "
+          f"{result.games:,} games; play it with: ccg-env arena --agents learned:path={result.path} heuristic")
+    return 0
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from ccg_env.agents.bench import run_benchmarks
 
@@ -775,7 +835,7 @@ def _build_deck(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"arena": run_arena, "balance": run_balance, "ladder": run_ladder, "exploit": run_exploit,
-            "play": run_play, "train": run_train,
+            "play": run_play, "train": run_train, "dataset": run_dataset, "bc": run_bc,
             "evaluate": run_evaluate, "bench": run_bench, "replay": run_replay, "view": run_view, "serve": run_serve,
             "model": run_model, "deck": run_deck}
 

@@ -15,6 +15,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib"),
     "rllib": ("ray", "torch"),
     "web": ("flask", "waitress"),
+    "dataset": ("minari", "pyarrow"),
 }
 
 
