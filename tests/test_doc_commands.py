@@ -65,6 +65,11 @@ TRAIN_SHRINK = (("ppo_vs_heuristic", "ppo_vs_heuristic --set total_timesteps=512
                  "--set batch_size=128 --set eval_every=256 --set eval_games=14 --set eval_envs=7 "
                  "--set 'imitation={}' --set async_rollouts=false"),)
 
+#: ccg-env exploit shrunk to seconds: a tiny network on a few envs, no warm start, two games per snapshot.
+EXPLOIT_SHRINK = ("--games 2 --workers 1 --set policy=mlp --set 'policy_kwargs={}' --set net_arch=[16] "
+                  "--set num_envs=4 --set n_steps=16 --set batch_size=64 --set 'imitation={}' "
+                  "--set async_rollouts=false")
+
 #: README.md's Install commands: not run here.
 WHEELS = ("builds dist/ in the repository and installs into an environment: CI's `make wheel-smoke` builds the "
           "wheels and installs each into a fresh virtualenv (tests/packaging/test_installed_data.py builds the pure one)")
@@ -122,6 +127,12 @@ COMMANDS: dict[str, Run | NotRun] = {
         covered_by="tests/agents/test_ladder.py"),
     ".venv/bin/ccg-env ladder ccg_env/models/ppo_vs_heuristic.ccgmodel --quick": Run(
         shrink=(("--quick", "--quick --games 2 --workers 1 --bootstrap-samples 20"),), expect="results written to"),
+    ".venv/bin/ccg-env exploit heuristic --minutes 30 --checkpoints 6 --leaderboard LEADERBOARD.md": Run(
+        shrink=(("--minutes 30 --checkpoints 6", f"--minutes 0.05 --checkpoints 2 {EXPLOIT_SHRINK}"),),
+        expect="exploitability row added to LEADERBOARD.md"),
+    ".venv/bin/ccg-env exploit search:iterations=48 --minutes 30": Run(
+        shrink=(("iterations=48", "iterations=2"), ("--minutes 30", f"--minutes 0.05 {EXPLOIT_SHRINK}")),
+        expect="results written to"),
     "nice -n 10 .venv/bin/python benchmarks/fit_pool.py --games 42 --heavy-games 8 --workers 2": NotRun(
         "fits the packaged pool (30 minutes) and rewrites ccg_env/benchmark/pool_v1.yaml; a three-member fit into a "
         "temporary file runs instead", covered_by="tests/agents/test_ladder.py"),
