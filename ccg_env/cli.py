@@ -240,6 +240,11 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=int, default=0, help="game seed (deck shuffles and random effects)")
     play.add_argument("--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first, 1 second")
     play.add_argument("--save", metavar="PATH", help="write the game as a replay JSON file when it ends")
+    play.add_argument("--card-features", action="store_true",
+                      help="the opponent observes card features (docs/observation.md), as a model trained with "
+                           "card_features=true needs")
+    play.add_argument("--no-card-ids", action="store_true",
+                      help="with --card-features: the observation leaves out the card-id one-hots")
     _add_trust_model(play)
     add_data_options(play)
 
@@ -566,20 +571,23 @@ def run_play(args: argparse.Namespace) -> int:
     human = HumanAgent(stdout=TerminalSafeStream(sys.stdout))  # card names from files: shown, never sent as controls
     opponent = build_agent(with_trust([args.opponent])[0] if args.trust_model else args.opponent)
     seats = [human, opponent] if args.seat == 0 else [opponent, human]
-    game, choices = _play_in_terminal(seats, args.seat, args.seed, data)
+    layout = {"card_features": args.card_features, "card_ids": not args.no_card_ids}
+    game, choices = _play_in_terminal(seats, args.seat, args.seed, data, layout)
     if args.save:
         _save_replay(args.save, args.seed, [a.name for a in seats], choices, game, data.sources)
         print(f"replay saved to {args.save}")
     return 0
 
 
-def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | None = None) -> tuple:
-    """Play until the game ends or the person quits; return the game and the choices made."""
+def _play_in_terminal(seats: list, human_seat: int, seed: int, data: GameData | None = None,
+                      layout: dict | None = None) -> tuple:
+    """Play until the game ends or the person quits; return the game and the choices made. ``layout``: the
+    observation's options (``card_features``, ``card_ids``) agents are shown."""
     from ccg_env.agents.human import QuitGame
     from ccg_env.agents.match import MatchRunner
     from ccg_env.engine.view import GameView
 
-    runner = MatchRunner(**(data.game_kwargs() if data is not None else {}))
+    runner = MatchRunner(**(data.game_kwargs() if data is not None else {}), **(layout or {}))
     game = runner.new_game(seed, log=True)
     choices: list = []
     try:

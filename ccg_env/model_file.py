@@ -559,8 +559,11 @@ def check_fits(metadata: Any, where: str, *, observation_size: int | None = None
             raise ModelFileError(f"{where}: the model does not fit the game's observation: "
                                  f"{'; '.join(differences[:3])}{more}{_layout_hint(recorded, spec)}")
     if observation_size is not None and observation_size != metadata.observation_size:
+        why = ("other rules or card set?" if reads_card_ids(metadata) else "its observation has card features and no "
+               "card ids, the same size for every card set: play it with card_features=True, card_ids=False "
+               "(--card-features --no-card-ids), or other rules?")
         raise ModelFileError(f"{where}: the model reads observations of {metadata.observation_size} entries but "
-                             f"the game's have {observation_size} (other rules or card set?)")
+                             f"the game's have {observation_size} ({why})")
     if action_size is not None and action_size != metadata.action_size:
         raise ModelFileError(f"{where}: the model has {metadata.action_size} action ids but the game's layout has "
                              f"{action_size} (other hand or battlefield size?)")

@@ -6,6 +6,7 @@ refuse it, nor a model trained on another card set."""
 
 from __future__ import annotations
 
+import csv
 import shutil
 from pathlib import Path
 
@@ -210,3 +211,82 @@ def test_the_spec_data_without_the_card_set_leaves_out_every_part_the_cards_make
         {key: value for key, value in without.items() if key != "observation"}
     assert without["observation"]["duel_without_card_ids"]["card_ids"] == []
     assert "cards" not in without and "decks" not in without
+
+
+# --- (2) the command line: train, arena and play with --cards ---------------------------------------------------------
+
+TINY_RUN = """\
+total_timesteps: 64
+num_envs: 1
+n_steps: 64
+batch_size: 64
+n_epochs: 1
+net_arch: [8]
+eval_every: 0
+eval_games: 2
+eval_envs: 1
+opponent: random
+card_features: true
+card_ids: false
+"""
+
+
+@pytest.fixture(scope="module")
+def trained_on_added_set(tmp_path_factory, added_set) -> Path:
+    """``ccg-env train --cards X`` of a tiny run without card ids; the model file it writes."""
+    from ccg_env import cli
+
+    folder = tmp_path_factory.mktemp("run")
+    config = folder / "unseen_tiny.yaml"
+    config.write_text(TINY_RUN)
+    assert cli.main(["train", "--config", str(config), "--cards", str(added_set), "--no-progress",
+                     "--set", f"runs_dir={folder / 'runs'}"]) == 0
+    return folder / "runs" / "unseen_tiny" / "model.ccgmodel"
+
+
+def test_a_model_trained_with_cards_records_no_card_set(trained_on_added_set):
+    metadata = read_metadata(trained_on_added_set)
+    assert metadata.card_ids is None and metadata.observation_spec["card_features"] and not reads_card_ids(metadata)
+
+
+@pytest.mark.parametrize("cards", ["added", GENERATED])
+def test_ccg_env_arena_with_cards_plays_a_model_trained_with_cards(trained_on_added_set, added_set, cards, tmp_path,
+                                                                    capsys):
+    from ccg_env import cli
+
+    out = tmp_path / "arena"
+    assert cli.main(["arena", "--cards", str(added_set) if cards == "added" else cards, "--card-features",
+                     "--no-card-ids", "--agents", f"learned:path={trained_on_added_set}", "random", "--games", "2",
+                     "--workers", "1", "--no-progress", "--out-dir", str(out)]) == 0
+    assert "learned:" in capsys.readouterr().out
+    games = list(csv.DictReader((out / "games.csv").open()))
+    assert len(games) == 2 and all(game["result"] != "unfinished" for game in games)
+    assert all(any(seat.startswith("learned:") for seat in (game["seat0"], game["seat1"])) for game in games)
+
+
+def test_ccg_env_play_with_cards_plays_a_model_trained_with_cards(trained_on_added_set, added_set, monkeypatch,
+                                                                 capsys):
+    import io
+    import sys
+
+    from ccg_env import cli
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n" * 400))
+    assert cli.main(["play", "--cards", str(added_set), "--card-features", "--no-card-ids", "--opponent",
+                     f"learned:path={trained_on_added_set}"]) == 0
+    assert "Game over: you" in capsys.readouterr().out
+
+
+def test_ccg_env_play_without_the_layout_refuses_the_model_naming_the_options(trained_on_added_set, added_set,
+                                                                              monkeypatch, capsys):
+    import io
+    import sys
+
+    from ccg_env import cli
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n" * 400))
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--cards", str(added_set), "--seat", "1", "--opponent",
+                  f"learned:path={trained_on_added_set}"])
+    assert "play it with card_features=True, card_ids=False (--card-features --no-card-ids)" in \
+        capsys.readouterr().err
