@@ -131,10 +131,12 @@ def _episodes(dataset):
              episode.rewards, episode.infos["game_seed"]) for episode in dataset.iterate_episodes()]
 
 
-def test_the_same_seed_writes_the_same_dataset_and_another_seed_another(tmp_path):
+def test_the_same_seed_writes_the_same_dataset_and_another_seed_another(tmp_path, monkeypatch):
+    from ccg_env.training import dataset
     from ccg_env.training.dataset import generate, load
 
-    for folder, seed in (("a", 5), ("b", 5), ("c", 6)):
+    for folder, seed, chunk in (("a", 5, 64), ("b", 5, 1), ("c", 6, 64)):  # b: every game added on its own
+        monkeypatch.setattr(dataset, "CHUNK", chunk)
         generate("heuristic", 60, seed, tmp_path / folder)
     first, again, other = (_episodes(load(tmp_path / folder, "duel-heuristic-v0")) for folder in "abc")
     assert len(first) == len(again)

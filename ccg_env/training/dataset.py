@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 #: The most decisions one command may record (100,000 of the default game take about 2 GB as Minari stores them).
 MAX_DECISIONS = 2_000_000
+#: Games added to the dataset at once (memory holds their observations: about 2 MB a game).
+CHUNK = 64
 #: Minari's storage format: parquet compresses the mostly-zero observations about 40-fold against hdf5.
 DATA_FORMAT = "parquet"
 #: Minari's warnings about metadata a generated dataset has no value for (no author, link or Gymnasium env spec:
@@ -268,13 +270,15 @@ def generate(agent: str, decisions: int, seed: int, out: str | Path, dataset_id:
     """Record at least ``decisions`` of ``agent``'s decisions (an arena spec, or ``search:N``) against ``opponent``
     and write them as the Minari dataset ``dataset_id`` under ``out``, with one replay file per game.
 
+    Games are added to the dataset :data:`CHUNK` at a time, so memory holds one chunk, not the dataset.
     ``progress(n)`` is told how many decisions each finished game added.
 
     Raises:
         ValueError: a bad agent spec, decision count or dataset id, or a dataset of that id already under ``out``
-            (said before any game is played).
-        MissingExtraError: the ``dataset`` extra (minari, h5py) is not installed.
+            (said before anything is written).
+        MissingExtraError: the ``dataset`` extra (minari, pyarrow) is not installed.
     """
+    from ccg_env.agents.arena import build_agent
     from ccg_env.extras import require_extra
 
     require_extra("dataset", "ccg-env dataset")
@@ -288,46 +292,62 @@ def generate(agent: str, decisions: int, seed: int, out: str | Path, dataset_id:
     if target.exists():
         raise ValueError(f"--out {str(out)!r} already holds a dataset {dataset_id!r} ({target}); "
                          "choose another --dataset-id or folder")
-    episodes, options, pool = _record(spec, opponent, decisions, seed, progress)
-    return _write(episodes, options, pool, spec, f"{spec} against {opponent} over the arena's deals from seed {seed}",
-                  dataset_id, Path(out))
-
-
-def _record(spec: str, opponent_spec: str, decisions: int, seed: int,
-            progress: Callable[[int], None] | None) -> tuple[list[Episode], list[dict[str, Any]], list[str]]:
-    """Play deals until ``decisions`` are recorded; return the episodes, their options (each with the game's replay
-    document under ``"replay_document"``) and the deck pool's names."""
-    from ccg_env.agents.arena import build_agent, resolve_pool
-    from ccg_env.agents.match import MatchRunner
-    from ccg_env.viewer.replay import replay_document
-
-    recorded, opponent = build_agent(spec), build_agent(opponent_spec)  # a bad spec stops here, before any game
-    pool = resolve_pool(None)  # the packaged decks, whose names a replay file records as they are
-    runner = MatchRunner(decks=(pool[0], pool[-1]))
-    recorder = RecordingAgent(recorded, runner.core.observation_encoder.scale.astype(np.float32), runner.core.size)
-    episodes: list[Episode] = []
-    options: list[dict[str, Any]] = []
-    total = 0
-    for deal_index, deal in deals(seed, len(pool)):
+    player = DealPlayer(build_agent(spec), build_agent(opponent), opponent)  # a bad spec stops here
+    dataset = _new_dataset(Path(out), dataset_id, spec, f"{spec} against {opponent} over the arena's deals from "
+                                                        f"seed {seed}", player.deck_names)
+    (target / REPLAYS).mkdir()
+    chunk: list[Any] = []
+    total = episodes = 0
+    rewards = []
+    for deal_index, deal in deals(seed, len(player.deck_names)):
         if total >= decisions:
             break
-        episode, game, choices = play_episode(runner, recorder, opponent, deal, deal_index, pool)
-        seat_names = [recorder.name, opponent.name] if deal.seat == 0 else [opponent.name, recorder.name]
-        assert deal.decks is not None
-        decks = [pool[i].name for i in deal.decks]
-        options.append({"seat": deal.seat, "deck0": decks[0], "deck1": decks[1], "opponent": opponent_spec,
-                        "replay": f"{REPLAYS}/episode_{len(episodes)}.json",
-                        "replay_document": replay_document(deal.seed, seat_names, choices, game, {"decks": decks})})
-        episodes.append(episode)
-        total += len(episode)
+        episode, options, replay = player.play(deal, deal_index, f"{REPLAYS}/episode_{episodes}.json")
+        (target / options["replay"]).write_text(json.dumps(replay, indent=1) + "\n", encoding="utf-8")
+        chunk.append(episode.buffer(episodes, options))
+        if len(chunk) == CHUNK:
+            dataset.update_dataset_from_buffer(chunk)
+            chunk = []
+        episodes, total = episodes + 1, total + len(episode)
+        rewards.append(episode.reward)
         if progress is not None:
             progress(len(episode))
-    return episodes, options, [deck.name for deck in pool]
+    if chunk:
+        dataset.update_dataset_from_buffer(chunk)
+    return DatasetSummary(target, dataset_id, episodes, total, rewards.count(1.0), rewards.count(-1.0),
+                          rewards.count(0.0))
 
 
-def _write(episodes: list[Episode], options: list[dict[str, Any]], pool: list[str], spec: str, played: str,
-           dataset_id: str, out: Path) -> DatasetSummary:
-    """Write the episodes with ``minari.create_dataset_from_buffers``; return the summary."""
+class DealPlayer:
+    """Plays the recorded agent against the opponent on the packaged deck pool, one deal at a time."""
+
+    def __init__(self, recorded: Any, opponent: Any, opponent_spec: str) -> None:
+        from ccg_env.agents.arena import resolve_pool
+        from ccg_env.agents.match import MatchRunner
+
+        self.pool = resolve_pool(None)  # the packaged decks, whose names a replay file records as they are
+        self.deck_names = [deck.name for deck in self.pool]
+        self.runner = MatchRunner(decks=(self.pool[0], self.pool[-1]))
+        core = self.runner.core
+        self.recorder = RecordingAgent(recorded, core.observation_encoder.scale.astype(np.float32), core.size)
+        self.opponent, self.opponent_spec = opponent, opponent_spec
+
+    def play(self, deal: Deal, deal_index: int, replay_path: str) -> tuple[Episode, dict[str, Any], dict[str, Any]]:
+        """One game: its episode, the episode's options (Minari's episode metadata) and its replay document."""
+        from ccg_env.viewer.replay import replay_document
+
+        episode, game, choices = play_episode(self.runner, self.recorder, self.opponent, deal, deal_index, self.pool)
+        names = [self.recorder.name, self.opponent.name]
+        assert deal.decks is not None
+        decks = [self.deck_names[i] for i in deal.decks]
+        options = {"seat": deal.seat, "deck0": decks[0], "deck1": decks[1], "opponent": self.opponent_spec,
+                   "replay": replay_path}
+        return episode, options, replay_document(deal.seed, names if deal.seat == 0 else names[::-1], choices, game,
+                                                 {"decks": decks})
+
+
+def _new_dataset(out: Path, dataset_id: str, spec: str, played: str, pool: list[str]) -> Any:
+    """An empty Minari dataset ``out/dataset_id`` of the duel's spaces, described; episodes are added to it."""
     import gymnasium
     import minari  # type: ignore[import-untyped]
 
@@ -343,24 +363,10 @@ def _write(episodes: list[Episode], options: list[dict[str, Any]], pool: list[st
     record = env_record()
     description = (f"ccg-env {__version__} duel (environment {record['env_version']}, spec hash "
                    f"{record['spec_hash']}): {played}; deck indices into the pool {', '.join(pool)}; one episode "
-                   "per game "
-                   "from the agent's seat; replays/episode_<k>.json beside data/ replays episode k")
+                   f"per game from the agent's seat; {REPLAYS}/episode_<k>.json beside data/ replays episode k")
     with datasets_root(out), warnings.catch_warnings():
         warnings.filterwarnings("ignore", UNSET_METADATA, UserWarning)
-        minari.create_dataset_from_buffers(
-            dataset_id, [episode.buffer(k, _without_replay(options[k])) for k, episode in enumerate(episodes)],
-            observation_space=observation_space, action_space=gymnasium.spaces.Discrete(core.size),
+        return minari.create_dataset_from_buffers(
+            dataset_id, [], observation_space=observation_space, action_space=gymnasium.spaces.Discrete(core.size),
             algorithm_name=spec, description=description, requirements=[f"ccg-env=={__version__}"],
             data_format=DATA_FORMAT)
-    replays = out / dataset_id / REPLAYS
-    replays.mkdir()
-    for option in options:
-        (out / dataset_id / option["replay"]).write_text(json.dumps(option["replay_document"], indent=1) + "\n",
-                                                         encoding="utf-8")
-    rewards = [episode.reward for episode in episodes]
-    return DatasetSummary(out / dataset_id, dataset_id, len(episodes), sum(len(e) for e in episodes),
-                          rewards.count(1.0), rewards.count(-1.0), rewards.count(0.0))
-
-
-def _without_replay(options: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in options.items() if key != "replay_document"}
