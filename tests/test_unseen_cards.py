@@ -164,6 +164,17 @@ def test_a_model_without_card_ids_plays_a_generated_pool(models):
     assert_whole_games(play_arena(models["no_ids"], GENERATED, **NO_IDS), 2)
 
 
+def test_a_model_without_card_ids_plays_the_held_out_card_file(models):
+    from ccg_env.agents.arena import run_tournament
+    from ccg_env.engine.datafiles import config_dir
+
+    heldout = config_dir() / "heldout"
+    result = run_tournament([f"learned:path={models['no_ids']}", "random"], games_per_pair=2, workers=1,
+                            progress=False, cards=heldout / "cards.yaml",
+                            decks=[heldout / "decks" / "mage.yaml", heldout / "decks" / "warrior.yaml"], **NO_IDS)
+    assert_whole_games(result, 2)
+
+
 def test_a_model_with_card_ids_is_refused_by_a_generated_pool(models):
     from ccg_env.agents.learned import LearnedAgent
 
