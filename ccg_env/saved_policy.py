@@ -336,7 +336,8 @@ def convert(source: str | Path, destination: str | Path, *, trust: bool = False,
         source: the SB3 ``.zip`` (unpickled: ``trust=True`` is required).
         destination: the model file to write (``.ccgmodel`` is added when it has no suffix).
         rules, cards: the rules and card set the model was trained on (as the env's options; default packaged);
-            their observation and action sizes must match the model's.
+            the observation of one of their layouts (:data:`LAYOUT_OPTIONS`) and their action ids must have the
+            model's sizes.
     """
     from .env.aec import resolve_cards, resolve_rules
     from .env.codec import ActionLayout
@@ -346,8 +347,11 @@ def convert(source: str | Path, destination: str | Path, *, trust: bool = False,
         raise ModelFileError(f"{str(source)!r} is already a ccg-env model file; convert takes a stable-baselines3 .zip")
     loaded = load_model(source, trust=trust)
     rules, cards = resolve_rules(rules), resolve_cards(cards)
-    encoder = ObservationEncoder(rules, cards)
-    loaded.check_fits(observation_size=encoder.size, action_size=ActionLayout.for_rules(rules).size)
+    try:  # the default layout or a card-feature one (a model without card ids records no card set)
+        observation_spec_of(rules, cards, int(loaded.observation_space.shape[0]))
+    except ModelFileError:
+        loaded.check_fits(observation_size=ObservationEncoder(rules, cards).size)  # names both sizes
+    loaded.check_fits(action_size=ActionLayout.for_rules(rules).size)
     metadata = metadata_of(loaded.policy, rules, cards, {"converted_from": Path(source).name})
     destination = Path(destination)
     if not destination.suffix:

@@ -100,6 +100,21 @@ def test_a_model_trained_on_another_card_set_records_the_spec_hash_without_the_c
     assert ADDED in metadata.card_ids and metadata.spec_hash == current_spec_hash_without_cards()
 
 
+def test_a_converted_zip_without_card_ids_records_no_card_set(tmp_path):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from ccg_env.env.gym_env import CcgDuelEnv
+    from ccg_env.saved_policy import convert
+
+    torch.set_num_threads(1)
+    model = MaskablePPO("MlpPolicy", CcgDuelEnv(**NO_IDS), n_steps=32, batch_size=32, seed=0,
+                        policy_kwargs={"net_arch": [8]}, device="cpu")
+    model.save(tmp_path / "no_ids.zip")
+    metadata = read_metadata(convert(tmp_path / "no_ids.zip", tmp_path / "no_ids.ccgmodel", trust=True))
+    assert metadata.card_ids is None and not reads_card_ids(metadata)
+
+
 def test_the_spec_without_card_ids_is_the_same_for_every_card_set(added_set):
     import numpy as np
 
