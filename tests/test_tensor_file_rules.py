@@ -280,3 +280,42 @@ def test_rule_a_module_of_exactly_max_weights_bytes_is_allowed_one_byte_more_is_
         check_module_size({"w": torch.empty(MAX_WEIGHTS_BYTES + 1, dtype=torch.uint8, device="meta")}, "m")
     with pytest.raises(ModelFileError, match=r"network of 256 MB"):  # bytes, not elements: float32 counts 4 each
         check_module_size({"w": torch.empty(MAX_WEIGHTS_BYTES // 4 + 1, dtype=torch.float32, device="meta")}, "m")
+
+
+def _with_note(protocol: int) -> bytes:
+    """Weights with a bytes value beside the tensor, pickled at ``protocol`` (3: BINBYTES, which the scan lets
+    through and only torch's weights-only reader refuses)."""
+    buffer = io.BytesIO()
+    torch.save({"w": torch.ones(1), "note": b"x"}, buffer, pickle_protocol=protocol)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("forced", [None, "1"], ids=["default", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1"])
+def test_rule_torch_load_reads_weights_only_whatever_the_environment_asks(forced, monkeypatch):
+    if forced:
+        monkeypatch.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", forced)
+    assert scan_tensors(_with_note(3), "w") == TensorScan(1, 1)  # the scan lets bytes through
+    with pytest.raises(ModelFileError, match=r"refused by torch.load\(weights_only=True\)"):
+        load_tensors(_with_note(3), "w.pt")
+
+
+def _relocated(location: bytes) -> bytes:
+    """torch.save's archive of one tensor with its storage's recorded location replaced by ``location``."""
+    buffer = io.BytesIO()
+    torch.save({"w": torch.ones(2)}, buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            content = source.read(info)
+            if info.filename.endswith("/data.pkl"):
+                assert content.count(b"X\x03\x00\x00\x00cpu") == 1
+                content = content.replace(b"X\x03\x00\x00\x00cpu",
+                                          b"X" + struct.pack("<I", len(location)) + location)
+            target.writestr(info.filename, content)
+    return out.getvalue()
+
+
+def test_rule_tensors_are_loaded_onto_the_cpu_wherever_they_were_saved():
+    loaded = load_tensors(_relocated(b"cuda:0"), "w")
+    assert loaded["w"].device.type == "cpu" and loaded["w"].tolist() == [1.0, 1.0]
