@@ -1,5 +1,6 @@
-"""A model records the ids of the card set it was trained on, and a game with another card set is refused even when
-that set has as many cards (so the same observation and action sizes): the ids differ, the error names them."""
+"""A model whose observation has card ids records the ids of the card set it was trained on, and a game with another
+card set is refused even when that set has as many cards (so the same observation and action sizes): the ids differ,
+the error names them. (A model without card ids plays any card set: tests/test_unseen_cards.py.)"""
 
 from __future__ import annotations
 

@@ -172,6 +172,21 @@ def test_a_model_without_card_ids_is_refused_by_other_rules_naming_the_piece(mod
         check_fits(metadata, "m.ccgmodel", spec=game)
 
 
+def test_an_rllib_policy_file_without_card_ids_is_checked_as_a_model_file_is(added_set):
+    from ccg_env.env.observation import ObservationEncoder
+    from ccg_env.rllib.policy_file import check_policy_fits
+
+    spec = ObservationEncoder(Rules(), resolve_cards(None), **NO_IDS).spec
+    metadata = {"observation_size": spec.size, "action_size": 1, "card_ids": None,
+                "observation_spec": spec.to_dict()}
+    added = sorted(load_cards(sorted(added_set.glob("*.yaml"))))
+    check_policy_fits(metadata, "p.ccgrllib", card_ids=added, spec=spec, observation_size=spec.size)
+    with_ids = ObservationEncoder(Rules(), resolve_cards(None), card_features=True).spec
+    with pytest.raises(ModelFileError, match=r"p.ccgrllib: the model does not fit the game's observation: card "
+                                             r"'abomination' is new"):
+        check_policy_fits(metadata, "p.ccgrllib", card_ids=added, spec=with_ids)
+
+
 # --- (3) a generated pool ---------------------------------------------------------------------------------------------
 
 
