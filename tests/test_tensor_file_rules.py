@@ -251,7 +251,26 @@ def test_rule_torch_loads_refusal_is_shown_by_its_first_line():
         load_tensors(_refused_by_torch(), "w.pt")
     message = str(caught.value)
     assert message.startswith("w.pt: refused by torch.load(weights_only=True), which loads plain tensors only: ")
-    assert "\n" not in message
+    assert message.endswith("Couldn't parse the version not a version")  # torch's first line, the second left out
+
+
+def test_rule_a_torch_load_error_without_a_message_is_shown_by_its_type(monkeypatch):
+    def fails(*args, **kwargs):
+        raise RuntimeError("  ")
+
+    monkeypatch.setattr(torch, "load", fails)
+    with pytest.raises(ModelFileError, match=r"which loads plain tensors only: RuntimeError$"):
+        load_tensors(_saved({"w": torch.ones(1)}), "w.pt")
+
+
+def test_rule_a_long_torch_load_error_is_cut_to_300_characters(monkeypatch):
+    def fails(*args, **kwargs):
+        raise RuntimeError("x" * 301 + "END\nsecond line")
+
+    monkeypatch.setattr(torch, "load", fails)
+    with pytest.raises(ModelFileError) as caught:
+        load_tensors(_saved({"w": torch.ones(1)}), "w.pt")
+    assert str(caught.value).endswith("only: " + "x" * 300)
 
 
 def _refused_by_torch() -> bytes:
