@@ -41,7 +41,7 @@ def play(seed: int, decks: list[str] | None = None, seats=("heuristic", "heurist
     return game, choices
 
 
-def saved(tmp_path: Path, seed: int, decks: list[str], names=("heuristic", "heuristic")) -> Path:
+def saved_replay(tmp_path: Path, seed: int, decks: list[str], names=("heuristic", "heuristic")) -> Path:
     """A replay file of a heuristic game (seats recorded as ``names``) that records its packaged ``decks``."""
     game, choices = play(seed, decks)
     return save_replay(tmp_path / f"game{seed}-{len(decks)}.json", seed, names, choices, game, {"decks": decks})
@@ -99,7 +99,7 @@ def check_frame(shown: dict, game: Game, seat: int | None, names: tuple[str, str
 @pytest.mark.parametrize("seed, decks", [(3, ["traps", "ramp"]), (8, ["control", "aggro"]), (1, ["spells", "control"]),
                                          (5, ["spells"])])
 def test_rule_every_frame_shows_the_engines_state_at_its_step_for_a_spectator_and_each_seat(tmp_path, seed, decks):
-    replay = load_replay(saved(tmp_path, seed, decks, names=("alice", "bob")))
+    replay = load_replay(saved_replay(tmp_path, seed, decks, names=("alice", "bob")))
     for seat in (None, 0, 1):
         frames = build_frames(replay, seat)
         assert len(frames) == len(replay.choices) + 1
@@ -111,7 +111,7 @@ def test_rule_the_games_cover_weapons_secrets_armor_and_frozen_characters(tmp_pa
     """The games above show each kind of field away from its default at some step (else they check little)."""
     seen = set()
     for seed, decks in [(3, ["traps", "ramp"]), (8, ["control", "aggro"]), (1, ["spells", "control"])]:
-        replay = load_replay(saved(tmp_path, seed, decks))
+        replay = load_replay(saved_replay(tmp_path, seed, decks))
         for shown in build_frames(replay, None):
             for side in shown["sides"]:
                 seen |= {"weapon"} if side["weapon"] else set()
@@ -136,7 +136,7 @@ def test_rule_a_frames_headline_is_its_first_top_level_log_line_or_no_action(tmp
 def test_rule_each_frame_logs_only_the_lines_of_its_own_step(tmp_path):
     from ccg_env.engine.log_words import LogWords
 
-    replay = load_replay(saved(tmp_path, 3, ["traps", "ramp"]))
+    replay = load_replay(saved_replay(tmp_path, 3, ["traps", "ramp"]))
     frames = build_frames(replay, None)
     *_, (_, end) = replay_games(replay)
     whole = [{"depth": depth, "text": text} for depth, text in LogWords(end, None, replay.seats).lines(0, len(end.log))]
@@ -315,7 +315,7 @@ def test_rule_recorded_decks_are_used_when_there_are_one_or_two_and_all_are_pack
 
 def test_rule_one_recorded_packaged_deck_is_played_by_both_seats_and_two_by_seat_0_then_1(tmp_path):
     for decks in (["traps"], ["traps", "ramp"]):
-        replay = load_replay(saved(tmp_path, 6, decks))
+        replay = load_replay(saved_replay(tmp_path, 6, decks))
         _, first = next(replay_games(replay))
         expected = Game.new(6, decks=[decks[0], decks[-1]], log=True)
         assert sorted(c.definition.id for c in first.player(0).deck + first.player(0).hand) == sorted(
