@@ -299,12 +299,13 @@ def env_record_of(spec: Any, cards: Any) -> dict[str, str]:
 
 
 def _is_packaged(cards: Any) -> bool:
-    """Whether a card set is the packaged one: the same ids with the same definitions."""
+    """Whether a card set is the packaged one: the same ids with the same definitions (as JSON data)."""
     from .engine import default_cards
+    from .env.versions import canonical
 
     packaged = default_cards()
-    return cards is packaged or (sorted(cards) == sorted(packaged)
-                                 and all(cards[card_id] == packaged[card_id] for card_id in packaged))
+    return cards is packaged or (sorted(cards) == sorted(packaged) and all(
+        canonical(cards[card_id]) == canonical(packaged[card_id]) for card_id in packaged))
 
 
 def _check_sha256(value: Any, where: str) -> None:

@@ -244,6 +244,30 @@ def test_a_model_of_another_spec_without_the_card_set_is_refused_naming_both_has
         load_model(models["no_ids"])
 
 
+def test_the_full_spec_hash_is_recorded_only_for_card_ids_of_the_packaged_definitions(tmp_path):
+    from ccg_env.env.observation import ObservationEncoder
+    from ccg_env.env.versions import current_spec_hash, current_spec_hash_without_cards
+    from ccg_env.model_file import env_record_of
+
+    folder = tmp_path / "stronger_wisp"
+    folder.mkdir()
+    for path in packaged_card_files():
+        shutil.copyfile(path, folder / path.name)
+    basic = folder / "basic.yaml"
+    wisp = "{id: wisp, name: Wisp, type: minion, cost: 0, attack: 1,"
+    assert basic.read_text().count(wisp) == 1
+    basic.write_text(basic.read_text().replace(wisp, wisp.replace("attack: 1", "attack: 2")))
+    packaged_copy, stronger = load_cards(packaged_card_files()), load_cards(sorted(folder.glob("*.yaml")))
+    assert sorted(stronger) == sorted(packaged_copy)
+
+    def recorded(cards, **layout) -> str:
+        return env_record_of(ObservationEncoder(Rules(), cards, **layout).spec, cards)["spec_hash"]
+
+    assert recorded(packaged_copy) == recorded(packaged_copy, card_features=True) == current_spec_hash()
+    assert recorded(stronger) == recorded(packaged_copy, **NO_IDS) == current_spec_hash_without_cards()
+    assert env_record_of(None, None)["spec_hash"] == current_spec_hash()  # rules and cards unknown: as before
+
+
 def test_the_spec_data_without_the_card_set_leaves_out_every_part_the_cards_make():
     from ccg_env.env.versions import CARD_SET_PARTS, spec_data, spec_data_without_cards
 
