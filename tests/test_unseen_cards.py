@@ -148,6 +148,15 @@ def test_a_model_with_card_ids_is_refused_by_a_set_with_a_card_added_naming_the_
     LearnedAgent(models["ids_added"], cards=cards)._load()  # the set it was trained on fits
 
 
+def test_a_model_with_card_ids_plays_the_set_it_was_trained_on_given_as_a_folder(models, added_set):
+    from ccg_env.agents.learned import LearnedAgent
+
+    assert LearnedAgent(models["ids_added"], cards=str(added_set)).cards == sorted(added_set.glob("*.yaml"))
+    assert_whole_games(play_arena(f"{models['ids_added']},cards={added_set}", sorted(added_set.glob("*.yaml"))), 2)
+    with pytest.raises(ValueError, match=r"cards '.*': the folder holds no .yaml files"):
+        LearnedAgent(models["ids_added"], cards=str(added_set.parent))  # holds only the folder of cards
+
+
 def test_a_model_without_card_ids_is_refused_by_another_layout_naming_what_differs(models):
     from ccg_env.agents.learned import LearnedAgent
     from ccg_env.env.core import EnvCore

@@ -60,8 +60,9 @@ class LearnedAgent:
             ``normalize_observations=True`` does; ``None`` decides from the model (an RLlib module always is).
         device: torch device for a MaskablePPO policy.
         name: display name (default: ``learned:<file stem>``).
-        cards: the card set of the games played (a ``CardSet``, a YAML path or a list of paths, as the env's
-            ``cards`` option; default: the packaged cards), used with the game's rules for the scale.
+        cards: the card set of the games played (a ``CardSet``, a YAML path, a folder of YAML files or a list of
+            paths, as the env's ``cards`` option and ``--cards``; default: the packaged cards), used with the game's
+            rules for the scale and, for a model whose observation has card ids, to check its card set.
         trust: allow a file that is unpickled when loaded (runs code from it): only for files you trust.
     """
 
@@ -76,7 +77,7 @@ class LearnedAgent:
         require_extra("rllib" if is_rllib_path(self.path) else "train", f"agent {self.name!r}")
         self.deterministic = deterministic
         self.normalize = normalize
-        self.cards = cards
+        self.cards = card_files(cards)
         self.device = device
         self._model: Any = None
         self._fitted: set[tuple[int, int]] = set()
@@ -179,6 +180,17 @@ class LearnedAgent:
                              f"card set the agent scales with give {scale.size}; pass the game's card set as "
                              f"cards= (got {self.cards!r})")
         return scale
+
+
+def card_files(cards: Any) -> Any:
+    """The ``cards`` option with a folder read as the sorted YAML files it holds (as ``--cards`` reads one); any other
+    value as given."""
+    if isinstance(cards, (str, Path)) and Path(cards).is_dir():
+        files = sorted(p for p in Path(cards).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+        if not files:
+            raise ValueError(f"LearnedAgent: cards {str(cards)!r}: the folder holds no .yaml files")
+        return files
+    return cards
 
 
 def is_rllib_path(path: Path) -> bool:

@@ -168,7 +168,8 @@ def save_policy_file(path: str | Path, module: Any, core: Any, source: dict | No
         "head_fcnet_hiddens": list(config.get("head_fcnet_hiddens", [])),
         "fcnet_activation": config.get("fcnet_activation", "tanh"),
         "vf_share_layers": bool(config.get("vf_share_layers", True)), "observation_size": core.encoder.size,
-        "action_size": core.size, "rules": dataclasses.asdict(core.rules), "card_ids": sorted(core.cards) if spec.card_ids else None,
+        "action_size": core.size, "rules": dataclasses.asdict(core.rules),
+        "card_ids": sorted(core.cards) if spec.card_ids else None,
         "weights_sha256": hashlib.sha256(weights).hexdigest(), "source": dict(source or {}),
         "observation_spec": spec.to_dict(), **env_record_of(spec, core.cards),
         "slot": ({**{key: int(config[key]) for key in SLOT_SIZES}, "pieces": config["pieces"]}
