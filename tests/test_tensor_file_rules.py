@@ -338,3 +338,15 @@ def _relocated(location: bytes) -> bytes:
 def test_rule_tensors_are_loaded_onto_the_cpu_wherever_they_were_saved():
     loaded = load_tensors(_relocated(b"cuda:0"), "w")
     assert loaded["w"].device.type == "cpu" and loaded["w"].tolist() == [1.0, 1.0]
+
+
+def test_rule_a_weights_file_that_is_one_bare_tensor_names_it_by_the_empty_name():
+    with pytest.raises(ModelFileError, match=r"^w.pt: tensor '' holds nan or inf$"):
+        load_tensors(_saved(torch.tensor([float("nan")])), "w.pt")
+    assert load_tensors(_saved(torch.ones(2)), "w.pt").tolist() == [1.0, 1.0]
+
+
+def test_rule_an_empty_storage_of_0_elements_is_a_storage():
+    empty = archive({"w": Rebuilt(floats("0", 0), 0, (0,), (1,))}, {"0": 0})
+    assert scan_tensors(empty, "w") == TensorScan(1, 0)
+    assert load_tensors(_saved({"w": torch.empty(0)}), "w")["w"].numel() == 0
