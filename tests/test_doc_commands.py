@@ -60,6 +60,8 @@ class NotRun:
 ONE_WORKER = ("--workers 2", "--workers 1")
 TRAIN = ".venv/bin/ccg-env train --config ppo_vs_heuristic"
 PLAY = ".venv/bin/ccg-env play --opponent search --save game.json"
+DATASET = "nice -n 19 .venv/bin/ccg-env dataset --agent heuristic --decisions 100000 --out datasets"
+BC = ".venv/bin/ccg-env bc datasets/duel-heuristic-v0 --out bc_heuristic.ccgmodel"
 #: The default config shrunk to seconds: fewer envs and steps, two small evaluations, no imitation warm start.
 TRAIN_SHRINK = (("ppo_vs_heuristic", "ppo_vs_heuristic --set total_timesteps=512 --set num_envs=4 --set n_steps=64 "
                  "--set batch_size=128 --set eval_every=256 --set eval_games=14 --set eval_envs=7 "
@@ -144,6 +146,14 @@ COMMANDS: dict[str, Run | NotRun] = {
     ".venv/bin/python benchmarks/generated_fairness.py --pools 8 --size 60 --games-per-pair 10 --workers 2": NotRun(
         "the fairness measurement (2 minutes); its figures from known games and a tiny run are tested",
         covered_by="tests/cards/test_generated_pools.py"),
+    DATASET: Run(shrink=(("--decisions 100000", "--decisions 40"),), expect="wrote duel-heuristic-v0"),
+    "MINARI_DATASETS_PATH=datasets .venv/bin/python -c \"import minari; d = minari.load_dataset('duel-heuristic-v0'); "
+    "print(d.total_episodes, 'games,', d.total_steps, 'decisions')\"": Run(needs=(DATASET,), expect="decisions"),
+    ".venv/bin/ccg-env replay datasets/duel-heuristic-v0/replays/episode_0.json": Run(needs=(DATASET,),
+                                                                                      expect="The game begins"),
+    BC: Run(shrink=(("--out", "--epochs 1 --out"),), needs=(DATASET,), expect="wrote bc_heuristic.ccgmodel"),
+    ".venv/bin/ccg-env arena --agents learned:path=bc_heuristic.ccgmodel heuristic --games 392 --workers 2": Run(
+        shrink=(("--games 392", "--games 2"), ONE_WORKER), needs=(BC,), expect="results written to"),
     ".venv/bin/mkdocs build --strict": NotRun("builds this site from the repository's mkdocs.yml",
                                               covered_by="tests/test_docs_site.py"),
     **{command: NotRun(WHEELS, covered_by="tests/packaging/wheel_smoke.py") for command in (
