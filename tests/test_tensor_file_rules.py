@@ -350,3 +350,19 @@ def test_rule_an_empty_storage_of_0_elements_is_a_storage():
     empty = archive({"w": Rebuilt(floats("0", 0), 0, (0,), (1,))}, {"0": 0})
     assert scan_tensors(empty, "w") == TensorScan(1, 0)
     assert load_tensors(_saved({"w": torch.empty(0)}), "w")["w"].numel() == 0
+
+
+@pytest.mark.parametrize("module, name", [("torch", "load"), ("torch", "save"), ("os", "FloatStorage"),
+                                          ("torch.nn", "Module"), ("collections", "deque")])
+def test_rule_the_pickle_may_name_only_the_tensor_rebuilder_ordered_dicts_and_torchs_storage_classes(module, name):
+    pickled = b"\x80\x02c" + module.encode() + b"\n" + name.encode() + b"\n."
+    refused(raw_archive(pickled), rf"its pickle calls '{module}.{name}', which is not a plain tensor or storage")
+
+
+def test_rule_a_stored_record_whose_sizes_disagree_is_refused_like_a_compressed_one():
+    data = bytearray(archive({"w": Rebuilt(floats("0", 1), 0, (1,), (1,))}, {"0": 4}))
+    entry = data.index(b"PK\x01\x02")  # the first central directory entry
+    while data[entry + 46: entry + 46 + len(b"archive/data/0")] != b"archive/data/0":
+        entry = data.index(b"PK\x01\x02", entry + 4)
+    data[entry + 20: entry + 24] = struct.pack("<I", 3)  # the central directory's compressed size: 3 bytes, not 4
+    refused(bytes(data), r"record 'archive/data/0' is compressed")
