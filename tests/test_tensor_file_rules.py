@@ -74,8 +74,10 @@ def _product(size) -> int:
 
 
 def refused(data: bytes, message: str) -> None:
-    with pytest.raises(ModelFileError, match=message):
+    """``scan_tensors`` refuses ``data`` with a one-line error that names the file first and matches ``message``."""
+    with pytest.raises(ModelFileError, match=message) as caught:
         scan_tensors(data, "weights.pt")
+    assert str(caught.value).startswith("weights.pt: ") and "\n" not in str(caught.value)
 
 
 # --- storage references ---------------------------------------------------------------------------------------
