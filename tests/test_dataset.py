@@ -146,6 +146,37 @@ def test_the_same_seed_writes_the_same_dataset_and_another_seed_another(tmp_path
     assert other[0][4][0] == 6 and not np.array_equal(other[0][0], first[0][0])
 
 
+def test_a_stopped_run_keeps_the_games_played_so_far_as_a_whole_dataset(tmp_path):
+    from ccg_env.training.dataset import generate, load
+
+    played = []
+
+    def stop_after_three(decisions):
+        played.append(decisions)
+        if len(played) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        generate("heuristic", 10_000, 0, tmp_path, progress=stop_after_three)
+    dataset = load(tmp_path, "duel-heuristic-v0")
+    assert dataset.total_episodes == 3 and dataset.total_steps == sum(played)
+    assert sorted(path.name for path in (tmp_path / "duel-heuristic-v0" / "replays").iterdir()) == [
+        f"episode_{k}.json" for k in range(3)]
+
+
+def test_the_summary_counts_what_was_written(tmp_path):
+    from ccg_env.training.dataset import generate, load
+
+    summary = generate("heuristic", 50, 2, tmp_path)
+    dataset = load(tmp_path, summary.dataset_id)
+    assert (summary.episodes, summary.decisions) == (dataset.total_episodes, dataset.total_steps)
+    rewards = [float(episode.rewards[-1]) for episode in dataset.iterate_episodes()]
+    assert (summary.wins, summary.losses, summary.draws) == (rewards.count(1.0), rewards.count(-1.0),
+                                                             rewards.count(0.0))
+    assert summary.line().startswith(f"wrote duel-heuristic-v0 to {tmp_path / 'duel-heuristic-v0'}: "
+                                     f"{summary.decisions:,} decisions in {summary.episodes:,} games")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--agent", "nosuch"], "nosuch"),
     (["--agent", "heuristic", "--dataset-id", "bad id"], "--dataset-id 'bad id': expected a Minari dataset id"),

@@ -298,26 +298,36 @@ def generate(agent: str, decisions: int, seed: int, out: str | Path, dataset_id:
     dataset = _new_dataset(Path(out), dataset_id, spec, f"{spec} against {opponent} over the arena's deals from "
                                                         f"seed {seed}", player.deck_names)
     (target / REPLAYS).mkdir()
+    rewards = _fill(dataset, player, target, decisions, seed, progress)
+    return DatasetSummary(target, dataset_id, len(rewards), int(dataset.total_steps), rewards.count(1.0),
+                          rewards.count(-1.0), rewards.count(0.0))
+
+
+def _fill(dataset: Any, player: DealPlayer, target: Path, decisions: int, seed: int,
+          progress: Callable[[int], None] | None) -> list[float]:
+    """Play deals into ``dataset`` (and their replays into ``target``) until ``decisions`` are in; return each
+    game's reward. Stopped by Ctrl-C, it still adds the games played so far, so the dataset stays whole."""
     chunk: list[Any] = []
-    total = episodes = 0
-    rewards = []
-    for deal_index, deal in deals(seed, len(player.deck_names)):
-        if total >= decisions:
-            break
-        episode, options, replay = player.play(deal, deal_index, f"{REPLAYS}/episode_{episodes}.json")
-        (target / options["replay"]).write_text(json.dumps(replay, indent=1) + "\n", encoding="utf-8")
-        chunk.append(episode.buffer(episodes, options))
-        if len(chunk) == CHUNK:
+    rewards: list[float] = []
+    total = 0
+    try:
+        for deal_index, deal in deals(seed, len(player.deck_names)):
+            if total >= decisions:
+                break
+            episode, options, replay = player.play(deal, deal_index, f"{REPLAYS}/episode_{len(rewards)}.json")
+            (target / options["replay"]).write_text(json.dumps(replay, indent=1) + "\n", encoding="utf-8")
+            chunk.append(episode.buffer(len(rewards), options))
+            if len(chunk) == CHUNK:
+                full, chunk = chunk, []
+                dataset.update_dataset_from_buffer(full)
+            rewards.append(episode.reward)
+            total += len(episode)
+            if progress is not None:
+                progress(len(episode))
+    finally:
+        if chunk:
             dataset.update_dataset_from_buffer(chunk)
-            chunk = []
-        episodes, total = episodes + 1, total + len(episode)
-        rewards.append(episode.reward)
-        if progress is not None:
-            progress(len(episode))
-    if chunk:
-        dataset.update_dataset_from_buffer(chunk)
-    return DatasetSummary(target, dataset_id, episodes, total, rewards.count(1.0), rewards.count(-1.0),
-                          rewards.count(0.0))
+    return rewards
 
 
 class DealPlayer:
