@@ -203,14 +203,17 @@ def test_an_existing_dataset_and_a_file_as_out_are_refused(written, tmp_path, ca
         assert message in capsys.readouterr().err
 
 
-def test_a_missing_extra_is_refused_naming_it(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("command", [["dataset", "--agent", "heuristic", "--decisions", "10", "--no-progress"],
+                                     ["bc", "somewhere/duel-heuristic-v0"]])
+def test_a_missing_extra_is_refused_naming_it(tmp_path, monkeypatch, capsys, command):
     import ccg_env.extras as extras
 
     monkeypatch.setattr(extras, "_installed", lambda name: name != "minari")
     with pytest.raises(SystemExit):
-        main(["dataset", "--agent", "heuristic", "--decisions", "10", "--out", str(tmp_path), "--no-progress"])
-    assert "needs the optional extra 'dataset' (minari not installed): pip install 'ccg-env[dataset]'" in \
-        capsys.readouterr().err
+        main([*command, "--out", str(tmp_path / ("m.ccgmodel" if command[0] == "bc" else "out"))])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error == [f"ccg-env {command[0]}: error: ccg-env {command[0]} needs the optional extra 'dataset' (minari "
+                     "not installed): pip install 'ccg-env[dataset]'"]
     assert not any(tmp_path.iterdir())
 
 
