@@ -142,41 +142,48 @@ class ActionCodec:
         self._mulligan_offset = layout.mulligan_offset
         self._draft_offset = layout.draft_offset
 
-    def _target_slots(self, game: Game) -> dict[int | None, int]:
-        """uid -> target slot for every character that can be a play target (and None -> 0, no target)."""
+    def _slots(self, game: Game) -> tuple[dict[int | None, int], dict[int | None, int]]:
+        """The current position's id bases: hand card uid -> first id of its hand slot's play range, and
+        character uid -> target slot (None -> 0, no target; own hero 1, own minions 2.., enemy hero b + 2, enemy
+        minions b + 3..)."""
         state = game.state
         me, enemy = state.players[state.current], state.players[1 - state.current]
+        width = self._play_width
+        play: dict[int | None, int] = {card.uid: 1 + i * width for i, card in enumerate(me.hand)}
         slots: dict[int | None, int] = {None: 0, me.hero_zone[0].uid: 1, enemy.hero_zone[0].uid: self._enemy_hero_slot}
         for i, card in enumerate(me.battlefield, 2):
             slots[card.uid] = i
         for i, card in enumerate(enemy.battlefield, self._enemy_minions_from):
             slots[card.uid] = i
-        return slots
+        return play, slots
+
+    def _id(self, choice: Choice, play: dict[int | None, int], slot: dict[int | None, int]) -> int:
+        """The id of a battle choice, given :meth:`_slots` of its position."""
+        kind, source, target = choice
+        if kind is _ATTACK:  # attacker slot s at defender slot d: attack_base + s * width + d (target slots)
+            return self._attack_base + slot[source] * self._attack_width + slot[target]
+        if kind is _PLAY:
+            return play[source] + slot[target]
+        if kind is _HERO_POWER:
+            return self._hero_power_offset + slot[target]
+        if kind is _MULLIGAN:  # the hand slot
+            return self._mulligan_offset + (play[source] - 1) // self._play_width
+        return 0
 
     def encode_all(self, game: Game, choices: list[Choice]) -> list[int]:
         """Encode many choices of the current position at once."""
-        state = game.state
-        if state.phase is _DRAFT:  # picks, by offer index
+        if game.state.phase is _DRAFT:  # picks, by offer index
             return [self._draft_offset + (source or 0) for _, source, _ in choices]
-        hand = state.players[state.current].hand
-        play: dict[int | None, int] = {
-            card.uid: 1 + i for i, card in zip(range(0, len(hand) * self._play_width, self._play_width), hand)}
-        slot = self._target_slots(game)  # own hero 1, own minions 2.., enemy hero b + 2, enemy minions b + 3..
-        width, attack_base = self._attack_width, self._attack_base  # attacker slot s at defender slot d:
-        out: list[int] = []  # attack_base + s * width + d, with s and d the attacker's and defender's target slots
-        append = out.append
-        for kind, source, target in choices:
-            if kind is _PLAY:
-                append(play[source] + slot[target])
-            elif kind is _ATTACK:
-                append(attack_base + slot[source] * width + slot[target])
-            elif kind is _HERO_POWER:
-                append(self._hero_power_offset + slot[target])
-            elif kind is _MULLIGAN:
-                append(self._mulligan_offset + (play[source] - 1) // self._play_width)  # the hand slot
-            else:
-                append(0)
-        return out
+        play, slot = self._slots(game)
+        return [self._id(choice, play, slot) for choice in choices]
+
+    def legal_map(self, game: Game, choices: list[Choice]) -> dict[int, Choice]:
+        """Action id -> choice for many choices of the current position, in their order (:meth:`encode_all` as
+        one dict, built in one pass)."""
+        if game.state.phase is _DRAFT:
+            return {self._draft_offset + (choice[1] or 0): choice for choice in choices}
+        play, slot = self._slots(game)
+        return {self._id(choice, play, slot): choice for choice in choices}
 
     def encode(self, game: Game, choice: Choice) -> int:
         """Return the action id of one choice in the current position."""

@@ -157,6 +157,10 @@ class Step:
                 f"result={self.result!r}, winner={self.winner}, current={self.current}, illegal={self.illegal})")
 
 
+#: The Step of a position where the game goes on, by the seat to move: shared, as no one changes a Step.
+_GOING_ON: Final = (Step((0.0, 0.0), False, False, None, None, 0), Step((0.0, 0.0), False, False, None, None, 1))
+
+
 def check_illegal_action_mode(mode: Any) -> str:
     """The canonical name of an ``illegal_action`` mode, or a ValueError naming the allowed ones."""
     mode = _MODE_ALIASES.get(mode, mode) if isinstance(mode, str) else mode
@@ -428,7 +432,7 @@ class EnvCore:
         state = match.game.state
         result = state.result
         if result is None:
-            return Step((0.0, 0.0), False, False, None, None, state.current)
+            return _GOING_ON[state.current]
         truncated = result in TRUNCATING_RESULTS
         return Step(seat_rewards(match.game), not truncated, truncated, result.value, state.winner, -1)
 

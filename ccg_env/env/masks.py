@@ -16,8 +16,7 @@ from .codec import ActionCodec
 
 def legal_by_id(game: Game, codec: ActionCodec) -> dict[int, Choice]:
     """Action id -> legal choice for the player on turn, in the engine's order (empty once the game is over)."""
-    choices = game.legal_actions()
-    return dict(zip(codec.encode_all(game, choices), choices))
+    return codec.legal_map(game, game.legal_actions())
 
 
 def legal_ids(game: Game, codec: ActionCodec) -> list[int]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Iterable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..engine import CardClass, CardType, Choice, ChoiceKind, Game, GameState, Keyword, Player
+from ..engine import Card, CardClass, CardType, Choice, ChoiceKind, Game, GameState, Keyword, Player
 from ..engine.state import GamePhase
 from ..engine.attacks import attackers_next_turn, attackers_now
 from ..engine.choices import hero_power_usable
@@ -257,8 +257,8 @@ class ObservationWriter:
     """
 
     __slots__ = ("encoder", "out", "_raw", "_floats", "_bounds", "_int_caps", "_head_caps", "_head_scale",
-                 "_hand_rows", "_minion_rows", "_secret_scale", "_power_scale", "_exclusive", "_held", "_secrets",
-                 "_mulligan", "_features", "_feature_offsets", "_feature_keys")
+                 "_hand_rows", "_minion_rows", "_zeros", "_secret_scale", "_power_scale", "_exclusive", "_held",
+                 "_secrets", "_mulligan", "_tail", "_features", "_feature_offsets", "_feature_keys")
 
     def __init__(self, encoder: ObservationEncoder, out: np.ndarray, *, normalize: bool = False,
                  exclusive: bool = False) -> None:
@@ -276,6 +276,7 @@ class ObservationWriter:
         self._head_caps = tuple(_number(x) for x in encoder.high[:HEAD_VALUES].tolist())
         self._head_scale = tuple(encoder.scale[:HEAD_VALUES].tolist()) if normalize else None
         self._hand_rows, self._minion_rows = _row_caches(encoder, normalize)
+        self._zeros = memoryview(encoder.zeros)  # slices of it zero a range of the buffer without a copy
         scale = encoder.view(encoder.scale)
         self._secret_scale = float(scale["own_secrets"][0]) if normalize and encoder.card_ids else 1
         self._power_scale = float(scale["hero_powers"][0, 1]) if normalize else 1
@@ -284,6 +285,8 @@ class ObservationWriter:
         self._held: tuple[list, list, list] = ([], [], [])
         self._secrets = False  # whether the secrets piece shows counts
         self._mulligan = False  # whether the mulligan pieces show anything
+        #: what the hero classes and powers block shows: (classes, power costs, used, usable), None when zeroed
+        self._tail: tuple | None = None
         #: with card features: the piece cache, the byte offset and length of each piece, the key each shows
         self._features: FeatureCache | None = _feature_cache(encoder, normalize)
         self._feature_offsets: list[tuple[int, int]] = _feature_offsets(encoder)
@@ -300,6 +303,7 @@ class ObservationWriter:
         for held in self._held:
             held.clear()
         self._secrets = self._mulligan = False
+        self._tail = None
         self._feature_keys = [None] * 5
 
     def __call__(self, game: Game, player: int, legal: Iterable[Choice] | None = None) -> None:
@@ -390,7 +394,7 @@ class ObservationWriter:
         if len(held) > len(player.hand):
             self._drop_rows(held, len(player.hand), offset, width)
 
-    def _write_minions(self, minions: list, start: int, held: list, attackers: set[int]) -> None:
+    def _write_minions(self, minions: list[Card], start: int, held: list, attackers: set[int]) -> None:
         """One row per minion; ``attackers`` holds the uids of the side's characters that can attack."""
         raw, rows, width = self._raw, self._minion_rows, self.encoder.row_widths[1]
         offset = start
@@ -409,25 +413,30 @@ class ObservationWriter:
     def _drop_rows(self, held: list, count: int, offset: int, width: int) -> None:
         """Zero the rows after the first ``count``, which still show cards of an earlier write."""
         end = offset + width * (len(held) - count)
-        self._raw[offset:end] = self.encoder.zeros[:end - offset]
+        self._raw[offset:end] = self._zeros[:end - offset]
         del held[count:]
 
     def _write_heroes(self, game: Game, me: Player, enemy: Player, player: int, legal: Iterable[Choice] | None,
                       start: int) -> None:
         """Both heroes' classes and hero powers (has one, cost, used this turn, usable now): one block."""
-        on_turn = game.state.current == player
         usable = False
-        if on_turn and me.hero_power:
+        own_power, foe_power = me.hero_power, enemy.hero_power
+        if own_power and game.state.current == player:
             if legal is not None and game.state.result is None:
                 usable = any(kind is _HERO_POWER for kind, _, _ in legal)
             else:
                 usable = hero_power_usable(game)
+        own_class, foe_class = me.hero.definition.card_class, enemy.hero.definition.card_class
+        own_cost = own_power[0].cost if own_power else -1
+        foe_cost = foe_power[0].cost if foe_power else -1
+        key = (own_class, foe_class, own_cost, me.hero_power_uses > 0, usable, foe_cost, enemy.hero_power_uses > 0)
+        if key == self._tail:  # the block shows this already (a writer that zeroes its buffer forgot it)
+            return
+        self._tail = key
         cap, scale = self._bounds.power_cost, self._power_scale
-        values: list[float] = [*_CLASS_ROWS[me.hero.definition.card_class],
-                               *_CLASS_ROWS[enemy.hero.definition.card_class]]
-        for side, can_use in ((me, usable), (enemy, False)):
+        values: list[float] = [*_CLASS_ROWS[own_class], *_CLASS_ROWS[foe_class]]
+        for side, cost, can_use in ((me, own_cost, usable), (enemy, foe_cost, False)):
             if side.hero_power:
-                cost = side.hero_power[0].cost
                 values += (1.0, (cost if 0 <= cost <= cap else _clip(cost, cap)) * scale,
                            float(side.hero_power_uses > 0), float(can_use))
             else:
@@ -437,7 +446,7 @@ class ObservationWriter:
     def _write_secrets(self, player: Player, start: int, stop: int) -> None:
         """Count each own secret card (bounded, scaled), after clearing the counts of an earlier write."""
         encoder, floats, base = self.encoder, self._floats, start // 4
-        self._raw[start:stop] = encoder.zeros[:stop - start]
+        self._raw[start:stop] = self._zeros[:stop - start]
         cap, scale = self._bounds.secrets, self._secret_scale
         counts: dict[int, int] = {}
         for card in player.secrets:
@@ -468,7 +477,7 @@ class ObservationWriter:
     def _write_mulligan(self, state: GameState, player: Player, start: int) -> None:
         """The in-mulligan flag and a flag per own hand slot marked to put back (0/1 flags: no bounds or scale)."""
         floats, base = self._floats, start // 4
-        self._raw[start:] = self.encoder.zeros[:len(self._raw) - start]
+        self._raw[start:] = self._zeros[:len(self._raw) - start]
         in_mulligan = state.phase is _MULLIGAN
         if in_mulligan:
             floats[base] = 1.0  # type: ignore[call-overload]  # a float32 view
