@@ -39,3 +39,12 @@ def test_rule_bootstrap_pools_intervals_are_the_given_levels_percentiles_of_its_
             assert pool[i][1:] == percentile_interval([sample[i] for sample in fits], level)
         shown[level] = pool[1][1:]
     assert shown[0.5] != shown[0.95]
+
+
+def test_rule_deal_interval_of_a_single_game_is_wilsons_and_only_no_games_give_0_to_1():
+    from ccg_env.agents.stats import deal_interval
+    from ccg_env.intervals import wilson_interval
+
+    assert deal_interval([(1, 1)]) == wilson_interval(1, 1) != (0.0, 1.0)
+    assert deal_interval([(0.5, 1)]) == wilson_interval(0.5, 1)
+    assert deal_interval([]) == deal_interval([(0, 0)]) == (0.0, 1.0)
