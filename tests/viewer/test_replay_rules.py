@@ -339,3 +339,12 @@ def test_rule_a_replay_that_does_not_replay_names_the_recorded_data_or_asks_whet
     assert "the file records that it was played with other data (decks: ['traps', 'ramp']; cards: ['mine.yaml'])" \
         in message
     assert message.endswith("if you have those files and trust them, give them with --decks --cards)")
+
+
+@pytest.mark.parametrize("seat", [None, 0, 1])
+def test_rule_the_first_frame_of_a_game_without_the_mulligan_logs_turn_1(seat):
+    replay = Replay("r", 3, ("a", "b"), (), None, None, mulligan=False)
+    first = [line["text"] for line in build_frames(replay, seat)[0]["log"]]
+    assert first[0] == "The game begins"
+    assert ("a's turn 1 begins" if seat is None else "turn 1 begins") in " ".join(first)
+    assert "turn 2" not in " ".join(first)
