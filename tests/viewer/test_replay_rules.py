@@ -348,3 +348,20 @@ def test_rule_the_first_frame_of_a_game_without_the_mulligan_logs_turn_1(seat):
     assert first[0] == "The game begins"
     assert ("a's turn 1 begins" if seat is None else "turn 1 begins") in " ".join(first)
     assert "turn 2" not in " ".join(first)
+
+
+def test_rule_decks_given_to_the_viewer_replace_the_recorded_packaged_decks():
+    from ccg_env.cli_data_options import load_game_data
+
+    data = load_game_data(decks=["configs/decks/aggro.yaml", "configs/decks/control.yaml"])
+    replay = Replay("r", 6, ("a", "b"), (), None, None, sources={"decks": ["traps", "ramp"]})
+
+    def deck_ids(game: Game, seat: int) -> list[str]:
+        cards = game.player(seat).deck + game.player(seat).hand
+        return sorted(card.definition.id for card in cards if card.definition.id != "the_coin")
+
+    _, given = next(replay_games(replay, data))
+    wanted = Game.new(6, **data.game_kwargs())
+    recorded = Game.new(6, decks=["traps", "ramp"])
+    assert [deck_ids(given, seat) for seat in (0, 1)] == [deck_ids(wanted, seat) for seat in (0, 1)]
+    assert deck_ids(given, 0) != deck_ids(recorded, 0)
