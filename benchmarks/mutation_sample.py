@@ -56,7 +56,8 @@ TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "t
          "tests/test_model_files.py", "tests/test_model_file_sizes.py", "tests/test_model_card_set.py",
          "tests/reliability/test_hostile_models.py", "tests/viewer/test_replay_tampering.py",
          "tests/viewer/test_replay_file.py", "tests/reliability/test_hostile_replays.py",
-         "tests/agents/test_arena_protocol.py", "tests/agents/test_stats.py", "tests/test_eval_games.py",
+         "tests/agents/test_arena_protocol.py", "tests/agents/test_stats.py", "tests/agents/test_stats_rules.py",
+         "tests/test_eval_games.py",
          "tests/test_tensor_file_messages.py", "tests/test_saved_policy_metadata.py",
          "tests/test_tensor_file_rules.py", "tests/viewer/test_replay_rules.py")
 #: pytest options narrowing TESTS: the quick tests only (whole random games are left to `make mutation`), and none
