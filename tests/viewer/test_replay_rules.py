@@ -365,3 +365,41 @@ def test_rule_decks_given_to_the_viewer_replace_the_recorded_packaged_decks():
     recorded = Game.new(6, decks=["traps", "ramp"])
     assert [deck_ids(given, seat) for seat in (0, 1)] == [deck_ids(wanted, seat) for seat in (0, 1)]
     assert deck_ids(given, 0) != deck_ids(recorded, 0)
+
+
+def test_rule_rules_given_to_the_viewer_are_played_with_the_recorded_mulligan(tmp_path):
+    from ccg_env.cli_data_options import load_game_data
+
+    rules = tmp_path / "rules.yaml"
+    packaged = Path(__file__).resolve().parents[2] / "configs" / "rules" / "default.yaml"
+    rules.write_text(packaged.read_text().replace("hero_health: 30", "hero_health: 20"))
+    assert "hero_health: 20" in rules.read_text()
+    data = load_game_data(rules=str(rules))
+    for mulligan in (False, True):
+        _, game = next(replay_games(Replay("r", 6, ("a", "b"), (), None, None, mulligan=mulligan), data))
+        assert game.player(0).hero.health == game.player(1).hero.health == 20
+        assert game.state.rules.mulligan is mulligan
+
+
+def _edited(decks: list[str], sources: dict) -> dict:
+    """A won game's replay document (recording ``sources``) whose winner was edited: it does not replay."""
+    game, choices = play(2, decks)
+    edited = json.loads(json.dumps(replay_document(2, ("a", "b"), choices, game, sources)))
+    edited["winner"] = 1 - edited["winner"]
+    return edited
+
+
+def test_rule_the_hint_compares_the_recorded_data_with_the_data_given_to_the_viewer():
+    from ccg_env.cli_data_options import load_game_data
+
+    from ccg_env.engine.decks import default_deck_paths
+
+    paths = [str(default_deck_paths()[name]) for name in ("traps", "ramp")]
+    edited = parse_replay(_edited(["traps", "ramp"], {"decks": paths}), "e.json")
+    with pytest.raises(ValueError, match=r"\(was it played with other cards, decks or rules, or edited\?\)$"):
+        list(replay_games(edited, load_game_data(decks=paths)))  # the recorded files given: edited, then
+    with pytest.raises(ValueError, match=r"played with other data \(decks: \['[^']*traps.yaml'"):
+        list(replay_games(edited, load_game_data(decks=paths[::-1])))  # other files given
+    packaged = parse_replay(_edited(["traps", "ramp"], {"decks": ["traps", "ramp"]}), "p.json")
+    with pytest.raises(ValueError, match=r"played with other data \(decks: \['traps', 'ramp'\]\)"):
+        list(replay_games(packaged, load_game_data(decks=paths)))  # decks given replace the recorded packaged ones
