@@ -403,3 +403,11 @@ def test_rule_the_hint_compares_the_recorded_data_with_the_data_given_to_the_vie
     packaged = parse_replay(_edited(["traps", "ramp"], {"decks": ["traps", "ramp"]}), "p.json")
     with pytest.raises(ValueError, match=r"played with other data \(decks: \['traps', 'ramp'\]\)"):
         list(replay_games(packaged, load_game_data(decks=paths)))  # decks given replace the recorded packaged ones
+
+
+def test_rule_a_replay_is_read_only_up_to_its_bound_so_an_endless_file_is_refused():
+    endless = Path("/dev/zero")
+    if not endless.exists():
+        pytest.skip("needs /dev/zero")
+    with pytest.raises(ValueError, match=f"larger than {MAX_REPLAY_BYTES:,} bytes"):
+        load_replay(endless)
