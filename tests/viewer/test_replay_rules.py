@@ -411,3 +411,18 @@ def test_rule_a_replay_is_read_only_up_to_its_bound_so_an_endless_file_is_refuse
         pytest.skip("needs /dev/zero")
     with pytest.raises(ValueError, match=f"larger than {MAX_REPLAY_BYTES:,} bytes"):
         load_replay(endless)
+
+
+def test_rule_load_replays_errors_name_the_file_once(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(" " * (MAX_REPLAY_BYTES + 1))
+    with pytest.raises(ValueError) as caught:
+        load_replay(path)
+    assert str(caught.value) == f"cannot read replay {str(path)!r}: larger than {MAX_REPLAY_BYTES:,} bytes"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**document(), "seed": "3"}))
+    with pytest.raises(ValueError, match=rf"^replay {str(bad)!r}: \"seed\" must be an integer"):
+        load_replay(bad)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(document()))
+    assert load_replay(good).path == str(good)
