@@ -282,8 +282,9 @@ def test_rule_a_choice_is_a_known_kind_and_a_uid_or_null_for_source_and_target()
     assert list(accepted(lambda d: d.update(choices=[["end_turn", None, None]])).choices[0])[1:] == [None, None]
     assert list(accepted(lambda d: d.update(choices=[["attack", 5, 7]])).choices[0])[1:] == [5, 7]
     for entry, message in ((["end_turn", None], "choice 0 must be"), (("end_turn", None, None), "choice 0 must be"),
-                           ([None, None, None], "choice 0 has kind None"), (["end_turn", 1.0, None], "source"),
-                           (["end_turn", None, True], "target"), (["end_turn", None, "1"], "target")):
+                           ([None, None, None], "choice 0 has kind None"), (["end_turn", 1.0, None], "choice 0's source must be a card uid or null"),
+                           (["end_turn", None, True], "choice 0's target must be a card uid or null"),
+                           (["end_turn", None, "1"], "choice 0's target must be a card uid or null")):
         refused(lambda d, e=entry: d.update(choices=[e]), message)
 
 
