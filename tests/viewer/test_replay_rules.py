@@ -427,3 +427,13 @@ def test_rule_load_replays_errors_name_the_file_once(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(document()))
     assert load_replay(good).path == str(good)
+
+
+@pytest.mark.parametrize("health, shown, defeated", [(1, 1, False), (0, 0, True), (-3, 0, True), (30, 30, False)])
+def test_rule_a_hero_is_shown_defeated_at_0_health_or_less_and_never_below_0(health, shown, defeated):
+    from ccg_env.viewer.replay import frame
+
+    game = Game.new(1, log=True)
+    game.state.players[1].hero.health = health
+    hero = frame(game, None, ("a", "b"), 0, [])["sides"][1]["hero"]
+    assert (hero["health"], hero["defeated"]) == (shown, defeated)
