@@ -257,7 +257,7 @@ def test_rule_env_version_and_spec_hash_come_together_as_a_version_and_64_lowerc
     assert (accepted(lambda d: d.update(spec_hash=digest)).spec_hash) == digest
     assert accepted(lambda d: (d.pop("env_version"), d.pop("spec_hash"))).env_version is None
     for change in ({"spec_hash": digest[:63]}, {"spec_hash": digest + "0"}, {"spec_hash": digest.upper()},
-                   {"spec_hash": "g" + digest[1:]}, {"spec_hash": None}, {"env_version": None},
+                   {"spec_hash": "g" + digest[1:]}, {"spec_hash": "X" + digest[1:]}, {"spec_hash": None}, {"env_version": None},
                    {"env_version": "version one"}, {"spec_hash": 5}):
         refused(lambda d, c=change: d.update(c), "\"env_version\" and \"spec_hash\" must be an environment version")
     assert accepted(lambda d: d.update(env_version=version)).env_version == version
@@ -437,3 +437,9 @@ def test_rule_a_hero_is_shown_defeated_at_0_health_or_less_and_never_below_0(hea
     game.state.players[1].hero.health = health
     hero = frame(game, None, ("a", "b"), 0, [])["sides"][1]["hero"]
     assert (hero["health"], hero["defeated"]) == (shown, defeated)
+
+
+def test_rule_a_replay_document_parsed_without_a_name_is_called_replay_in_errors():
+    with pytest.raises(ValueError, match=r"^replay '<replay>': \"seed\" must be an integer"):
+        parse_replay({**document(), "seed": None})
+    assert parse_replay(document()).path == "<replay>"
