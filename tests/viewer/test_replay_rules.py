@@ -209,10 +209,12 @@ def test_rule_a_replay_nested_too_deeply_or_not_utf8_is_named(tmp_path):
 
 
 def refused(change, message: str) -> None:
+    """The document changed by ``change`` is refused with a message that names it first and matches ``message``."""
     written = document()
     change(written)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as caught:
         parse_replay(written, "w.json")
+    assert str(caught.value).startswith(("replay 'w.json': ", "'w.json' is not")), str(caught.value)
 
 
 def accepted(change) -> Replay:
