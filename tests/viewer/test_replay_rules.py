@@ -408,12 +408,33 @@ def test_rule_the_hint_compares_the_recorded_data_with_the_data_given_to_the_vie
         list(replay_games(packaged, load_game_data(decks=paths)))  # decks given replace the recorded packaged ones
 
 
-def test_rule_a_replay_is_read_only_up_to_its_bound_so_an_endless_file_is_refused():
-    endless = Path("/dev/zero")
-    if not endless.exists():
-        pytest.skip("needs /dev/zero")
+def test_rule_a_replay_is_read_only_up_to_one_byte_past_its_bound(tmp_path, monkeypatch):
+    import builtins
+
+    import ccg_env.viewer.replay as replay_module
+
+    asked = []
+
+    class Recorded:
+        def __init__(self, stream):
+            self.stream = stream
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.stream.close()
+
+        def read(self, size=-1):
+            asked.append(size)
+            return self.stream.read(size)
+
+    monkeypatch.setattr(replay_module, "open", lambda *a, **k: Recorded(builtins.open(*a, **k)), raising=False)
+    path = tmp_path / "big.json"
+    path.write_text(" " * (MAX_REPLAY_BYTES + 100))
     with pytest.raises(ValueError, match=f"larger than {MAX_REPLAY_BYTES:,} bytes"):
-        load_replay(endless)
+        load_replay(path)
+    assert asked == [MAX_REPLAY_BYTES + 1]  # a file of any size, even an endless one, is read this far only
 
 
 def test_rule_load_replays_errors_name_the_file_once(tmp_path):
