@@ -149,12 +149,20 @@ class ActionCodec:
         state = game.state
         me, enemy = state.players[state.current], state.players[1 - state.current]
         width = self._play_width
-        play: dict[int | None, int] = {card.uid: 1 + i * width for i, card in enumerate(me.hand)}
+        play: dict[int | None, int] = {}
+        first = 1
+        for card in me.hand:
+            play[card.uid] = first
+            first += width
         slots: dict[int | None, int] = {None: 0, me.hero_zone[0].uid: 1, enemy.hero_zone[0].uid: self._enemy_hero_slot}
-        for i, card in enumerate(me.battlefield, 2):
-            slots[card.uid] = i
-        for i, card in enumerate(enemy.battlefield, self._enemy_minions_from):
-            slots[card.uid] = i
+        slot = 2
+        for card in me.battlefield:
+            slots[card.uid] = slot
+            slot += 1
+        slot = self._enemy_minions_from
+        for card in enemy.battlefield:
+            slots[card.uid] = slot
+            slot += 1
         return play, slots
 
     def _id(self, choice: Choice, play: dict[int | None, int], slot: dict[int | None, int]) -> int:

@@ -423,7 +423,10 @@ class ObservationWriter:
         own_power, foe_power = me.hero_power, enemy.hero_power
         if own_power and game.state.current == player:
             if legal is not None and game.state.result is None:
-                usable = any(kind is _HERO_POWER for kind, _, _ in legal)
+                for choice in legal:
+                    if choice[0] is _HERO_POWER:
+                        usable = True
+                        break
             else:
                 usable = hero_power_usable(game)
         own_class, foe_class = me.hero.definition.card_class, enemy.hero.definition.card_class
