@@ -59,7 +59,7 @@ TESTS = ("tests/engine/test_combat.py", "tests/engine/test_freeze_timing.py", "t
          "tests/agents/test_arena_protocol.py", "tests/agents/test_stats.py", "tests/agents/test_stats_rules.py",
          "tests/test_eval_games.py",
          "tests/test_tensor_file_messages.py", "tests/test_saved_policy_metadata.py",
-         "tests/test_tensor_file_rules.py", "tests/viewer/test_replay_rules.py")
+         "tests/test_tensor_file_rules.py", "tests/viewer/test_replay_rules.py", "tests/test_model_file_env_rules.py")
 #: pytest options narrowing TESTS: the quick tests only (whole random games are left to `make mutation`), and none
 #: that times a subprocess (a loaded machine would fail those, not a mutant).
 SELECT = ["-m", "not slow and not subprocess_bounds", "-k", "not whole_games"]
