@@ -112,11 +112,15 @@ def test_out_of_range_numbers_are_refused_by_the_parser(argv, expected, capsys):
 def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_a_choice():
     import argparse
 
-    required = {"train": ["--config", "smoke"], "replay": ["game.json"], "evaluate": ["runs/smoke"]}
+    required = {"train": ["--config", "smoke"], "replay": ["game.json"], "evaluate": ["runs/smoke"],
+                "exploit": ["heuristic", "--minutes", "1"], "bc": ["datasets/d", "--out", "m.ccgmodel"],
+                "dataset": ["--agent", "heuristic", "--decisions", "5", "--out", "datasets"]}
     zero_means_none = {"arena --save-games"}  # counts where 0 is a valid answer still refuse negatives
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
     checked = set()
+    for command, arguments in required.items():
+        commands[command].parse_args(arguments)  # the required arguments alone parse
     for command, subparser in commands.items():
         for action in subparser._actions:
             if action.type is None or action.choices or "--seed" in action.option_strings:
@@ -129,7 +133,8 @@ def test_every_numeric_option_refuses_zero_and_negatives_unless_it_is_a_seed_or_
     assert checked == {"arena --games", "arena --workers", "arena --save-games", "bench --seconds", "bench --repeats",
                        "bench --games", "serve --port", "evaluate --games", "evaluate --envs", "ladder --games",
                        "ladder --workers", "ladder --bootstrap-samples", "ladder --time-limit", "balance --games",
-                       "balance --workers"}
+                       "balance --workers", "exploit --minutes", "exploit --games", "exploit --checkpoints",
+                       "exploit --workers", "dataset --decisions", "bc --epochs"}
 
 
 def test_a_missing_replay_folder_is_refused_before_the_game(capsys, tmp_path):
