@@ -489,17 +489,27 @@ def run_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_ladder(args: argparse.Namespace) -> int:
+def checked_agent_and_outputs(args: argparse.Namespace, out_option: str) -> str:
+    """The ladder spec of ``args.agent``, built once so that a bad spec or model file stops before any game, after
+    refusing an output folder (``args.out_dir``, named ``out_option``) that is a file or a leaderboard that is a
+    folder."""
     from ccg_env.agents.arena import build_agent
-    from ccg_env.agents.ladder import LADDER_SEED, ladder_agent_spec, run_ladder as play_ladder
-    from ccg_env.agents.ladder_report import LADDER_FILES, append_leaderboard
+    from ccg_env.agents.ladder import ladder_agent_spec
 
-    for option, path in (("--out-dir", args.out_dir), ("--leaderboard", args.leaderboard)):
+    for option, path in ((out_option, args.out_dir), ("--leaderboard", args.leaderboard)):
         if path is not None and Path(path).exists() and Path(path).is_dir() == (option == "--leaderboard"):
             raise ValueError(f"{option} {path!r} is a {'folder' if option == '--leaderboard' else 'file'}")
     spec = ladder_agent_spec(args.agent)
     spec = with_trust([spec])[0] if args.trust_model else spec
-    build_agent(spec)  # a bad spec or model file stops here, before any game
+    build_agent(spec)
+    return spec
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    from ccg_env.agents.ladder import LADDER_SEED, run_ladder as play_ladder
+    from ccg_env.agents.ladder_report import LADDER_FILES, append_leaderboard
+
+    spec = checked_agent_and_outputs(args, "--out-dir")
     result = play_ladder(spec, pool=args.pool, quick=args.quick, games=args.games,
                          seed=LADDER_SEED if args.seed is None else args.seed, workers=args.workers,
                          time_limit=args.time_limit, progress=not args.no_progress,
@@ -512,17 +522,10 @@ def run_ladder(args: argparse.Namespace) -> int:
 
 
 def run_exploit(args: argparse.Namespace) -> int:
-    from ccg_env.agents.arena import build_agent
     from ccg_env.agents.exploit_report import EXPLOIT_FILES, append_exploitability
-    from ccg_env.agents.ladder import ladder_agent_spec
     from ccg_env.training.train_config import parse_overrides
 
-    for option, path in (("--out", args.out_dir), ("--leaderboard", args.leaderboard)):
-        if path is not None and Path(path).exists() and Path(path).is_dir() == (option == "--leaderboard"):
-            raise ValueError(f"{option} {path!r} is a {'folder' if option == '--leaderboard' else 'file'}")
-    spec = ladder_agent_spec(args.agent)
-    spec = with_trust([spec])[0] if args.trust_model else spec
-    build_agent(spec)  # a bad spec or model file stops here, before any training
+    spec = checked_agent_and_outputs(args, "--out")
     from ccg_env.training.exploit import run_exploit as exploit
 
     result = exploit(spec, args.minutes, games=args.games, checkpoints=args.checkpoints, seed=args.seed,

@@ -32,7 +32,7 @@ import csv
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .pool import environment_stamp
 from .report import game_rows
@@ -146,15 +146,21 @@ def append_leaderboard(result: LadderResult, path: str | Path) -> str:
     """Add the agent's row at the end of the leaderboard table in the Markdown file at ``path`` (the first table
     with ``LEADERBOARD_HEADER``; a file without one gets the table at its end, a new file just the table); return
     the row's text."""
+    return append_table_row(path, LEADERBOARD_HEADER, leaderboard_row(result))
+
+
+def append_table_row(path: str | Path, header: Sequence[str], cells: Sequence[str]) -> str:
+    """Add a row of ``cells`` at the end of the first Markdown table with ``header`` in the file at ``path`` (a file
+    without one gets the table at its end, a new file just the table); return the row's text."""
     target = Path(path)
     if target.exists() and not target.is_file():
         raise ValueError(f"leaderboard {str(target)!r} is not a file")
-    row = "| " + " | ".join(leaderboard_row(result)) + " |"
-    header = "| " + " | ".join(LEADERBOARD_HEADER) + " |"
+    row = "| " + " | ".join(cells) + " |"
+    header_line = "| " + " | ".join(header) + " |"
     lines = target.read_text(encoding="utf-8").splitlines() if target.exists() else []
-    if header not in lines:
-        lines += ([""] if lines and lines[-1].strip() else []) + [header, "|" + " --- |" * len(LEADERBOARD_HEADER)]
-    end = lines.index(header) + 1
+    if header_line not in lines:
+        lines += ([""] if lines and lines[-1].strip() else []) + [header_line, "|" + " --- |" * len(header)]
+    end = lines.index(header_line) + 1
     while end < len(lines) and lines[end].startswith("|"):
         end += 1
     lines.insert(end, row)
