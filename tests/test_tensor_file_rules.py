@@ -275,20 +275,24 @@ def test_rule_a_long_torch_load_error_is_cut_to_300_characters(monkeypatch):
     assert str(caught.value).endswith("only: " + "x" * 300)
 
 
-def _refused_by_torch() -> bytes:
-    """An archive the scan accepts (a storage and its record) that torch.load refuses: its version record is not a
-    number."""
+def _saved_and_rewritten(tensors: dict, member: str, rewrite) -> bytes:
+    """torch.save's archive of ``tensors`` with the member whose name ends with ``member`` replaced by
+    ``rewrite(its content)``."""
     buffer = io.BytesIO()
-    torch.save({"w": torch.ones(1)}, buffer)
+    torch.save(tensors, buffer)
     source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
             content = source.read(info)
-            if info.filename.endswith("/version"):
-                content = b"not a version\nsecond line\n"
-            target.writestr(info.filename, content)
+            target.writestr(info.filename, rewrite(content) if info.filename.endswith(member) else content)
     return out.getvalue()
+
+
+def _refused_by_torch() -> bytes:
+    """An archive the scan accepts (a storage and its record) that torch.load refuses: its version record is not a
+    number."""
+    return _saved_and_rewritten({"w": torch.ones(1)}, "/version", lambda content: b"not a version\nsecond line\n")
 
 
 # --- the module's size -------------------------------------------------------------------------------------------
@@ -322,19 +326,11 @@ def test_rule_torch_load_reads_weights_only_whatever_the_environment_asks(forced
 
 def _relocated(location: bytes) -> bytes:
     """torch.save's archive of one tensor with its storage's recorded location replaced by ``location``."""
-    buffer = io.BytesIO()
-    torch.save({"w": torch.ones(2)}, buffer)
-    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as target:
-        for info in source.infolist():
-            content = source.read(info)
-            if info.filename.endswith("/data.pkl"):
-                assert content.count(b"X\x03\x00\x00\x00cpu") == 1
-                content = content.replace(b"X\x03\x00\x00\x00cpu",
-                                          b"X" + struct.pack("<I", len(location)) + location)
-            target.writestr(info.filename, content)
-    return out.getvalue()
+    def relocate(content: bytes) -> bytes:
+        assert content.count(b"X\x03\x00\x00\x00cpu") == 1
+        return content.replace(b"X\x03\x00\x00\x00cpu", b"X" + struct.pack("<I", len(location)) + location)
+
+    return _saved_and_rewritten({"w": torch.ones(2)}, "/data.pkl", relocate)
 
 
 def test_rule_tensors_are_loaded_onto_the_cpu_wherever_they_were_saved():
